@@ -1,0 +1,87 @@
+# Shared set-up for ./waypost.sh and ./run-tests.sh: sourced, not run.
+# Creates or reuses .venv, installs the project when pyproject.toml changed, and makes sure a Chromium,
+# fonts and Qt's system libraries are present (installing them with apt-get when root on Debian/Ubuntu,
+# else saying exactly what to install). Idempotent: a second call only checks stamps and paths.
+set -euo pipefail
+
+WAYPOST_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+WAYPOST_VENV="${WAYPOST_VENV:-$WAYPOST_ROOT/.venv}"
+
+_say() { printf 'waypost-setup: %s\n' "$*" >&2; }
+
+_pick_python() {
+  local candidate
+  for candidate in "${WAYPOST_PYTHON:-}" python3.13 python3.12 python3.11 python3; do
+    [ -n "$candidate" ] || continue
+    if command -v "$candidate" >/dev/null 2>&1 &&
+       "$candidate" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null; then
+      command -v "$candidate"; return 0
+    fi
+  done
+  _say "Python 3.11 or newer is needed (set WAYPOST_PYTHON to its path)."
+  return 1
+}
+
+_apt_install() {
+  # Installs Debian packages only where that is allowed: root, with apt-get present.
+  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+    _say "installing $* with apt-get"
+    if [ ! -f /tmp/.waypost-apt-updated ]; then
+      DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null && touch /tmp/.waypost-apt-updated
+    fi
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
+  else
+    _say "missing system packages: $*"
+    _say "install them with: sudo apt-get install -y $*  (or your system's equivalent)"
+    return 1
+  fi
+}
+
+_have_chromium() {
+  [ -n "${WAYPOST_BROWSER:-}" ] && [ -x "${WAYPOST_BROWSER}" ] && return 0
+  [ -n "${WAYPOST_CDP_URL:-}" ] && return 0
+  compgen -G "${PLAYWRIGHT_BROWSERS_PATH:-$HOME/.cache/ms-playwright}/chromium-*/chrome-linux*/chrome" >/dev/null && return 0
+  local name
+  for name in chromium chromium-browser google-chrome google-chrome-stable; do
+    command -v "$name" >/dev/null 2>&1 && return 0
+  done
+  return 1
+}
+
+waypost_system_deps() {
+  local missing=()
+  _have_chromium || missing+=(chromium)
+  if command -v dpkg-query >/dev/null 2>&1; then
+    local pkg
+    for pkg in fonts-dejavu-core libegl1 libgl1 libxkbcommon0 libfontconfig1 libdbus-1-3; do
+      dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
+    done
+  fi
+  if [ "${#missing[@]}" -gt 0 ]; then
+    _apt_install "${missing[@]}" || return 1
+  fi
+  if ! _have_chromium; then
+    _say "no Chromium found: install one (apt-get install chromium), or set WAYPOST_BROWSER to its path"
+    return 1
+  fi
+}
+
+waypost_venv() {
+  # $1: the extras to install ("" or "test").
+  local extras="${1:-}" spec="" stamp python
+  [ -n "$extras" ] && spec="[$extras]"
+  if [ ! -x "$WAYPOST_VENV/bin/python" ]; then
+    python="$(_pick_python)"
+    _say "creating $WAYPOST_VENV"
+    "$python" -m venv "$WAYPOST_VENV"
+  fi
+  stamp="$WAYPOST_VENV/.waypost-installed-${extras:-base}"
+  local want
+  want="$(cat "$WAYPOST_ROOT/pyproject.toml" | sha256sum | cut -d' ' -f1)"
+  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
+    _say "installing waypost$([ -n "$extras" ] && echo "[$extras]") into $WAYPOST_VENV"
+    "$WAYPOST_VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$WAYPOST_ROOT$spec" \
+      2> >(grep -v "^WARNING: Location" >&2)
+    echo "$want" > "$stamp"
+  fi
+}
