@@ -1,0 +1,80 @@
+"""BudgetEnforcer: wall time, tool calls, tokens, sources and actions; a run over budget stops at once."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+from executor.errors import BudgetExceeded
+from executor.models import BudgetStateV1
+from planner.models import Budget
+
+
+class BudgetEnforcer:
+    """Counts use against the plan's Budget; time carries over from earlier legs of a resumed run."""
+
+    def __init__(
+        self,
+        budget: Budget,
+        used: BudgetStateV1 | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.budget = budget
+        prior = used or BudgetStateV1()
+        self._prior_ms = prior.time_ms_used
+        self.tool_calls = prior.tool_calls_used
+        self.tokens = prior.token_est_used
+        self.sources = prior.sources_used
+        self.actions = prior.actions_used
+        self._clock = clock
+        self._t0 = clock()
+
+    def elapsed_ms(self) -> int:
+        return self._prior_ms + int((self._clock() - self._t0) * 1000)
+
+    def remaining_s(self) -> float:
+        return max(0.0, (self.budget.max_time_ms - self.elapsed_ms()) / 1000)
+
+    def exceeded(self) -> str | None:
+        """The first limit passed, as a short reason, or None."""
+        b = self.budget
+        if self.elapsed_ms() > b.max_time_ms:
+            return f"time {self.elapsed_ms()} ms > {b.max_time_ms} ms"
+        if self.tool_calls > b.max_tool_calls:
+            return f"tool calls {self.tool_calls} > {b.max_tool_calls}"
+        if self.tokens > b.max_tokens:
+            return f"tokens {self.tokens} > {b.max_tokens}"
+        if self.sources > b.max_sources:
+            return f"sources {self.sources} > {b.max_sources}"
+        if self.actions > b.max_actions:
+            return f"actions {self.actions} > {b.max_actions}"
+        return None
+
+    def charge_call(self) -> None:
+        """Takes one tool call from the budget before it is made; refuses the call past the limit."""
+        if self.tool_calls >= self.budget.max_tool_calls:
+            raise BudgetExceeded(f"tool calls: limit {self.budget.max_tool_calls} reached")
+        self.tool_calls += 1
+        self._raise_if_exceeded()
+
+    def add_usage(self, *, tokens: int = 0, sources: int = 0, actions: int = 0) -> None:
+        self.tokens += tokens
+        self.sources += sources
+        self.actions += actions
+        self._raise_if_exceeded()
+
+    def _raise_if_exceeded(self) -> None:
+        what = self.exceeded()
+        if what is not None:
+            raise BudgetExceeded(what)
+
+    def state(self) -> BudgetStateV1:
+        return BudgetStateV1(
+            tool_calls_used=self.tool_calls,
+            time_ms_used=self.elapsed_ms(),
+            token_est_used=self.tokens,
+            sources_used=self.sources,
+            actions_used=self.actions,
+            exceeded=self.exceeded(),
+        )

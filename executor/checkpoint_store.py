@@ -1,0 +1,415 @@
+"""The run store: plans, step runs, evidence, approvals, checkpoints and bundles in one SQLite file.
+
+The seed's skeleton forgets everything; this store survives a process restart, so a run paused at a
+gate (or killed between steps) resumes without re-running a completed step. Models are stored as
+their own JSON, so the contracts stay the single source of truth; `PRAGMA user_version` records the
+schema version and is the hook for a future migration.
+
+Durability: WAL with `synchronous=NORMAL` for step saves, which survives a killed process (the WAL
+write is complete when COMMIT returns) and costs no fsync per step; a power cut may lose the last
+steps, which the conductor then re-runs. Checkpoints, approvals and finished runs are committed with
+`synchronous=FULL`: they are rare, and they are what a person relies on after walking away.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from pathlib import Path
+from types import TracebackType
+from typing import Any, TypeVar
+
+from pydantic import BaseModel, ValidationError
+
+from executor.models import (
+    Approval,
+    BudgetStateV1,
+    CheckpointV1,
+    EvidenceItem,
+    ExecMode,
+    PendingUserInput,
+    RunBundleV1,
+    RunStatus,
+    StepRunV1,
+)
+from planner.models import Contract, ExecutionPlan
+
+SCHEMA_VERSION = 1
+RUNNING = "RUNNING"
+_RUN_ID = r"[^/\s]+"
+_REF = re.compile(rf"chk://(?P<run>{_RUN_ID})/(?P<n>0|[1-9][0-9]{{0,8}})")
+_PENDING_STATUS = {
+    "CONFIRMATION": RunStatus.NEEDS_CONFIRMATION,
+    "CLARIFICATION": RunStatus.NEEDS_CLARIFICATION,
+    "BLOCKED": RunStatus.BLOCKED_POLICY,
+}
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    run_id TEXT PRIMARY KEY, plan_id TEXT NOT NULL, trace_id TEXT NOT NULL, task TEXT NOT NULL,
+    exec_mode TEXT NOT NULL, status TEXT NOT NULL, budget_json TEXT NOT NULL,
+    last_url TEXT, pending_json TEXT, checkpoint_ref TEXT,
+    last_checkpoint INTEGER NOT NULL DEFAULT 0, run_dir TEXT, bundle_json TEXT,
+    created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS runs_created ON runs (created_at);
+-- The plan lives apart from the run row: that row is rewritten on every step, and SQLite rewrites a
+-- whole row on update, so a large plan inside it made each save cost O(plan size).
+CREATE TABLE IF NOT EXISTS plans (
+    run_id TEXT PRIMARY KEY REFERENCES runs (run_id) ON DELETE CASCADE, data TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS step_runs (
+    run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE, step_id TEXT NOT NULL,
+    data TEXT NOT NULL, PRIMARY KEY (run_id, step_id));
+CREATE TABLE IF NOT EXISTS evidence (
+    run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE, evidence_id TEXT NOT NULL,
+    data TEXT NOT NULL, PRIMARY KEY (run_id, evidence_id));
+CREATE TABLE IF NOT EXISTS approvals (
+    run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE, gate_id TEXT NOT NULL,
+    step_id TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (run_id, gate_id, step_id));
+CREATE TABLE IF NOT EXISTS checkpoints (
+    run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE, n INTEGER NOT NULL,
+    data TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (run_id, n));
+"""
+
+_STEPS_SQL = "SELECT data FROM step_runs WHERE run_id = ? ORDER BY rowid"
+_EVIDENCE_SQL = "SELECT data FROM evidence WHERE run_id = ? ORDER BY rowid"
+_APPROVALS_SQL = "SELECT data FROM approvals WHERE run_id = ? ORDER BY rowid"
+
+M = TypeVar("M", bound=BaseModel)
+
+
+class CheckpointStoreError(Exception):
+    """The store cannot serve: file unreadable or corrupt, a newer schema, or a bad reference."""
+
+
+class UnknownCheckpoint(CheckpointStoreError):
+    """No run or checkpoint with that id: resume cannot start from it."""
+
+
+class RunSummary(Contract):
+    """One line of run history (UI, `waypost receipts list`); status is RUNNING or a RunStatus value."""
+
+    run_id: str
+    plan_id: str
+    trace_id: str
+    task: str
+    exec_mode: str
+    status: str
+    created_at: datetime
+    updated_at: datetime
+    pending: PendingUserInput | None = None
+    checkpoint_ref: str | None = None
+    run_dir: str | None = None
+
+
+def parse_ref(ref: str) -> tuple[str, int]:
+    """`chk://<run_id>/<n>` -> (run_id, n). n = 0 names the run's live state (what save_step wrote)."""
+    match = _REF.fullmatch(ref) if isinstance(ref, str) else None
+    if match is None:
+        raise CheckpointStoreError(f"malformed checkpoint ref {ref!r}: expected 'chk://<run_id>/<n>'")
+    return match["run"], int(match["n"])
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="microseconds")
+
+
+class CheckpointStore:
+    """SQLite-backed run store, used from one thread; every call is one short transaction."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            # isolation_level=None: we issue BEGIN IMMEDIATE ourselves (see _tx).
+            self._conn = sqlite3.connect(self.path, timeout=5.0, isolation_level=None)
+            self._conn.row_factory = sqlite3.Row
+        except (OSError, sqlite3.Error) as exc:
+            raise CheckpointStoreError(f"cannot open checkpoint store {self.path}: {exc}") from exc
+        try:
+            self._setup()
+        except CheckpointStoreError:
+            self._conn.close()
+            raise
+
+    @classmethod
+    def in_memory(cls) -> CheckpointStore:
+        """A private database that vanishes on close: for fast unit tests only."""
+        return cls(":memory:")
+
+    def _setup(self) -> None:
+        with self._guard():
+            version = self._conn.execute("PRAGMA user_version").fetchone()[0]
+            if version > SCHEMA_VERSION:
+                raise CheckpointStoreError(
+                    f"checkpoint store {self.path} has schema version {version}; this Waypost reads "
+                    f"up to {SCHEMA_VERSION} (written by a newer version?)"
+                )
+            for pragma in ("busy_timeout = 5000", "foreign_keys = ON", "journal_mode = WAL"):
+                self._conn.execute(f"PRAGMA {pragma}")
+            self._conn.execute("PRAGMA synchronous = NORMAL")
+            if version < SCHEMA_VERSION:  # 0: a new file; later versions migrate here
+                with self._tx():
+                    for statement in _SCHEMA.split(";"):
+                        if statement.strip():
+                            self._conn.execute(statement)
+                    self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+    @contextmanager
+    def _guard(self) -> Iterator[None]:
+        """Turns sqlite3 errors into CheckpointStoreError naming the file, so callers see one type."""
+        try:
+            yield
+        except sqlite3.Error as exc:
+            raise CheckpointStoreError(f"checkpoint store {self.path} failed: {exc}") from exc
+
+    @contextmanager
+    def _tx(self, *, durable: bool = False, read: bool = False) -> Iterator[sqlite3.Connection]:
+        """One short transaction. A write begins IMMEDIATE, taking the lock up front, so another
+        process waits on busy_timeout instead of failing on a read-to-write upgrade; a read sees
+        one consistent snapshot even while another process writes."""
+        with self._guard():
+            if durable:
+                self._conn.execute("PRAGMA synchronous = FULL")
+            try:
+                with self._conn:  # commits on success, rolls back on any exception
+                    self._conn.execute("BEGIN DEFERRED" if read else "BEGIN IMMEDIATE")
+                    yield self._conn
+            finally:
+                if durable:
+                    self._conn.execute("PRAGMA synchronous = NORMAL")
+
+    def _unknown(self, what: str) -> UnknownCheckpoint:
+        return UnknownCheckpoint(f"no run or checkpoint {what!r} in checkpoint store {self.path}")
+
+    def _load_json(self, model: type[M], text: str, what: str) -> M:
+        try:
+            return model.model_validate_json(text)
+        except ValidationError as exc:
+            raise CheckpointStoreError(f"checkpoint store {self.path}: corrupt {what}: {exc}") from exc
+
+    def _run_row(self, run_id: str) -> sqlite3.Row:
+        with self._guard():
+            row: sqlite3.Row | None = self._conn.execute(
+                "SELECT * FROM runs WHERE run_id = ?", (run_id,)
+            ).fetchone()
+        if row is None:
+            raise self._unknown(run_id)
+        return row
+
+    def _rows(self, sql: str, args: tuple[Any, ...]) -> list[str]:
+        with self._guard():
+            return [r[0] for r in self._conn.execute(sql, args).fetchall()]
+
+    def _all(self, model: type[M], sql: str, run_id: str) -> list[M]:
+        return [self._load_json(model, d, model.__name__) for d in self._rows(sql, (run_id,))]
+
+    def _load_opt(self, model: type[M], text: str | None, what: str) -> M | None:
+        return None if text is None else self._load_json(model, text, what)
+
+    # --- runs ------------------------------------------------------------------------------------
+
+    def start_run(
+        self, *, run_id: str, plan: ExecutionPlan, exec_mode: str, task: str = "", run_dir: str | None = None
+    ) -> None:
+        """Registers a run; for a known run_id (resume) keeps all state and only touches updated_at."""
+        if not re.fullmatch(_RUN_ID, run_id):  # it must fit in a chk:// ref
+            raise CheckpointStoreError(f"run_id {run_id!r} must be non-empty, without '/' or spaces")
+        try:
+            mode = ExecMode(exec_mode).value
+        except ValueError:
+            raise CheckpointStoreError(f"unknown exec_mode {exec_mode!r} for run {run_id!r}") from None
+        now = _now()
+        with self._tx() as conn:
+            row = conn.execute("SELECT plan_id FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+            if row is not None:
+                if row[0] != plan.plan_id:  # resuming with another plan would mix two runs' state
+                    raise CheckpointStoreError(
+                        f"run {run_id!r} belongs to plan {row[0]!r}, not {plan.plan_id!r}"
+                    )
+                conn.execute("UPDATE runs SET updated_at = ? WHERE run_id = ?", (now, run_id))
+                return
+            conn.execute(
+                "INSERT INTO runs (run_id, plan_id, trace_id, task, exec_mode, status, "
+                "budget_json, run_dir, created_at, updated_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (run_id, plan.plan_id, plan.trace_id, task, mode, RUNNING,
+                 BudgetStateV1().model_dump_json(), run_dir, now, now),
+            )  # fmt: skip
+            conn.execute("INSERT INTO plans (run_id, data) VALUES (?, ?)", (run_id, plan.model_dump_json()))
+
+    def save_step(
+        self,
+        run_id: str,
+        step_run: StepRunV1,
+        *,
+        new_evidence: list[EvidenceItem],
+        budget: BudgetStateV1,
+        last_url: str | None,
+    ) -> None:
+        """Upserts the step run and the run's counters in one transaction: after a kill, a step is
+        either wholly saved (with its evidence and budget) or not at all. Evidence is keyed by
+        evidence_id, so saving the same step again never duplicates it. actions_taken is derived from
+        the step runs in order, so a save costs the same at step 10 and at step 10,000."""
+        now = _now()
+        with self._tx() as conn:
+            cur = conn.execute(
+                "UPDATE runs SET budget_json = ?, last_url = ?, updated_at = ? WHERE run_id = ?",
+                (budget.model_dump_json(), last_url, now, run_id),
+            )
+            if cur.rowcount == 0:
+                raise self._unknown(run_id)
+            conn.execute(
+                "INSERT INTO step_runs (run_id, step_id, data) VALUES (?, ?, ?) "
+                "ON CONFLICT (run_id, step_id) DO UPDATE SET data = excluded.data",
+                (run_id, step_run.step_id, step_run.model_dump_json()),
+            )
+            if new_evidence:
+                conn.executemany(
+                    "INSERT OR IGNORE INTO evidence (run_id, evidence_id, data) VALUES (?, ?, ?)",
+                    [(run_id, ev.evidence_id, ev.model_dump_json()) for ev in new_evidence],
+                )
+
+    def save_checkpoint(self, run_id: str, pending: PendingUserInput | None) -> str:
+        """Snapshots the live state as `chk://<run_id>/<n>`; a pending input also sets the run's status."""
+        now = _now()
+        with self._tx(durable=True) as conn:
+            row = conn.execute(
+                "SELECT last_checkpoint, status FROM runs WHERE run_id = ?", (run_id,)
+            ).fetchone()
+            if row is None:
+                raise self._unknown(run_id)
+            n, status = row[0] + 1, row[1]
+            ref = f"chk://{run_id}/{n}"
+            if pending is not None:
+                status = _PENDING_STATUS[pending.kind].value
+                if pending.checkpoint_ref is None:
+                    pending = pending.model_copy(update={"checkpoint_ref": ref})
+            update = {"ref": ref, "pending": pending, "created_at": datetime.fromisoformat(now)}
+            state = self._live_state(run_id).model_copy(update=update)
+            conn.execute(
+                "INSERT INTO checkpoints (run_id, n, data, created_at) VALUES (?, ?, ?, ?)",
+                (run_id, n, state.model_dump_json(), now),
+            )
+            conn.execute(
+                "UPDATE runs SET last_checkpoint = ?, checkpoint_ref = ?, pending_json = ?, status = ?, "
+                "updated_at = ? WHERE run_id = ?",
+                (n, ref, None if pending is None else pending.model_dump_json(), status, now, run_id),
+            )
+        return ref
+
+    def _live_state(self, run_id: str) -> CheckpointV1:
+        """What the run last committed, as a checkpoint named `chk://<run_id>/0` dated by that commit."""
+        row = self._run_row(run_id)
+        try:
+            steps = self._all(StepRunV1, _STEPS_SQL, run_id)
+            return CheckpointV1(
+                ref=f"chk://{run_id}/0",
+                run_id=run_id,
+                plan_id=row["plan_id"],
+                trace_id=row["trace_id"],
+                step_runs={s.step_id: s for s in steps},
+                evidence=self._all(EvidenceItem, _EVIDENCE_SQL, run_id),
+                budget=self._load_json(BudgetStateV1, row["budget_json"], "budget"),
+                pending=self._load_opt(PendingUserInput, row["pending_json"], "pending"),
+                actions_taken=[action for step in steps for action in step.actions],
+                last_url=row["last_url"],
+                created_at=row["updated_at"],
+            )
+        except (ValidationError, json.JSONDecodeError) as exc:
+            raise CheckpointStoreError(
+                f"checkpoint store {self.path}: corrupt run {run_id!r}: {exc}"
+            ) from exc
+
+    def load(self, ref_or_run_id: str) -> CheckpointV1:
+        """A `chk://` ref gives that snapshot; a bare run_id (or n = 0) gives the latest saved state,
+        so a run killed between steps resumes from what save_step wrote. Approvals are always the
+        run's current ones: a decision given after the pause is exactly what resume needs."""
+        is_run_id = re.fullmatch(_RUN_ID, ref_or_run_id) and not ref_or_run_id.lower().startswith("chk:")
+        run_id, n = (ref_or_run_id, 0) if is_run_id else parse_ref(ref_or_run_id)
+        with self._tx(read=True):
+            if n == 0:
+                state = self._live_state(run_id)
+            else:
+                data = self._rows("SELECT data FROM checkpoints WHERE run_id = ? AND n = ?", (run_id, n))
+                if not data:
+                    raise self._unknown(ref_or_run_id)
+                state = self._load_json(CheckpointV1, data[0], f"checkpoint {ref_or_run_id}")
+            return state.model_copy(update={"approvals": self.approvals(run_id)})
+
+    def load_plan(self, run_id: str) -> ExecutionPlan:
+        rows = self._rows("SELECT data FROM plans WHERE run_id = ?", (run_id,))
+        if not rows:
+            raise self._unknown(run_id)
+        return self._load_json(ExecutionPlan, rows[0], f"plan of {run_id}")
+
+    # --- approvals ---------------------------------------------------------------------------------
+
+    def record_approval(self, approval: Approval) -> None:
+        """Stores a decision for (run, gate, step); a later one for the same scope replaces it."""
+        with self._tx(durable=True) as conn:
+            if conn.execute("SELECT 1 FROM runs WHERE run_id = ?", (approval.run_id,)).fetchone() is None:
+                raise self._unknown(approval.run_id)
+            conn.execute(
+                "INSERT INTO approvals (run_id, gate_id, step_id, data) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (run_id, gate_id, step_id) DO UPDATE SET data = excluded.data",
+                (approval.run_id, approval.gate_id, approval.step_id, approval.model_dump_json()),
+            )
+
+    def approvals(self, run_id: str) -> list[Approval]:
+        self._run_row(run_id)
+        return self._all(Approval, _APPROVALS_SQL, run_id)
+
+    # --- finished runs and history -----------------------------------------------------------------
+
+    def finish_run(self, run_id: str, bundle: RunBundleV1) -> None:
+        if bundle.run_id != run_id:
+            raise CheckpointStoreError(f"bundle of run {bundle.run_id!r} cannot finish run {run_id!r}")
+        with self._tx(durable=True) as conn:
+            cur = conn.execute(
+                "UPDATE runs SET status = ?, bundle_json = ?, updated_at = ? WHERE run_id = ?",
+                (bundle.run_status.value, bundle.model_dump_json(), _now(), run_id),
+            )
+            if cur.rowcount == 0:
+                raise self._unknown(run_id)
+
+    def bundle(self, run_id: str) -> RunBundleV1 | None:
+        """The stored RunBundle, or None while the run has not finished."""
+        return self._load_opt(RunBundleV1, self._run_row(run_id)["bundle_json"], f"bundle of {run_id}")
+
+    def list_runs(self, limit: int = 100) -> list[RunSummary]:
+        """Newest first (creation time, then insertion order for runs started in the same instant)."""
+        with self._guard():
+            rows = self._conn.execute(
+                "SELECT run_id, plan_id, trace_id, task, exec_mode, status, created_at, updated_at, "
+                "checkpoint_ref, run_dir, pending_json AS pending FROM runs "
+                "ORDER BY created_at DESC, rowid DESC LIMIT ?",
+                (max(0, limit),),
+            ).fetchall()
+        try:
+            return [RunSummary.model_validate({**dict(r), "pending": self._load_opt(
+                PendingUserInput, r["pending"], "pending")}) for r in rows]  # fmt: skip
+        except ValidationError as exc:
+            raise CheckpointStoreError(f"checkpoint store {self.path}: corrupt run history: {exc}") from exc
+
+    def delete_run(self, run_id: str) -> None:
+        with self._tx() as conn:
+            if conn.execute("DELETE FROM runs WHERE run_id = ?", (run_id,)).rowcount == 0:
+                raise self._unknown(run_id)
+
+    # --- lifetime ----------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Closes the connection; calling it twice is harmless."""
+        self._conn.close()
+
+    def __enter__(self) -> CheckpointStore:
+        return self
+
+    def __exit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self.close()

@@ -1,0 +1,69 @@
+"""StepDispatcher: step -> runner -> StepRunV1. Tool failures become FAILED step runs, not exceptions."""
+
+from __future__ import annotations
+
+import time
+
+from executor.errors import ToolError
+from executor.models import StepRunV1, StepStatus
+from executor.registry import RunnerRegistry
+from executor.tool_engine import ToolCallEngine
+from executor.tools import ToolContext
+from planner.models import Step, utc_now
+
+
+class StepDispatcher:
+    def __init__(self, registry: RunnerRegistry, engine: ToolCallEngine) -> None:
+        self.registry = registry
+        self.engine = engine
+
+    async def run_step(self, step: Step, ctx: ToolContext) -> StepRunV1:
+        """Runs the step. BudgetExceeded and cancellation propagate: they end the run, not the step."""
+        started_at = utc_now()
+        t0 = time.perf_counter()
+        runner = self.registry.get(step.type_name)
+        if runner is None:
+            return StepRunV1(
+                step_id=step.step_id,
+                step_type=step.type_name,
+                status=StepStatus.FAILED,
+                error=f"unknown step type {step.type_name!r}: no runner is registered for it",
+                error_code="unknown_step_type",
+                gate=ctx.gate,
+                started_at=started_at,
+                finished_at=utc_now(),
+            )
+        try:
+            output = await runner.run(step, ctx, self.engine)
+        except ToolError as exc:
+            return StepRunV1(
+                step_id=step.step_id,
+                step_type=step.type_name,
+                status=StepStatus.FAILED,
+                tool_calls=ctx.tool_calls,
+                error=str(exc),
+                error_code=exc.code,
+                gate=ctx.gate,
+                started_at=started_at,
+                finished_at=utc_now(),
+                duration_ms=(time.perf_counter() - t0) * 1000,
+            )
+        actions = output.actions
+        if actions is None:
+            actions = [call.tool_name for call in ctx.tool_calls if call.status == "OK"]
+        outputs = dict(output.outputs)
+        if output.final_url is not None:
+            outputs.setdefault("final_url", output.final_url)
+        return StepRunV1(
+            step_id=step.step_id,
+            step_type=step.type_name,
+            status=StepStatus.SUCCESS,
+            tool_calls=ctx.tool_calls,
+            outputs=outputs,
+            evidence=output.evidence,
+            actions=actions,
+            gate=ctx.gate,
+            started_at=started_at,
+            finished_at=utc_now(),
+            duration_ms=(time.perf_counter() - t0) * 1000,
+        )

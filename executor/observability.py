@@ -1,0 +1,76 @@
+"""JSON log lines carrying trace_id, run_id, step_id and tool_call_id from context variables.
+
+Ids are bound with `bind_log_context` where they become known (run, step, tool call), so every
+log call below that point is correlated without passing ids around.
+"""
+
+from __future__ import annotations
+
+import contextvars
+import json
+import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+from typing import Any
+
+_FIELDS = ("trace_id", "run_id", "step_id", "tool_call_id")
+_EMPTY: dict[str, str] = {}
+_context: contextvars.ContextVar[dict[str, str]] = contextvars.ContextVar(
+    "waypost_log_context",
+    default=_EMPTY,  # never mutated: bind_log_context always sets a fresh dict
+)
+
+log = logging.getLogger("waypost")
+
+_STANDARD_ATTRS = frozenset(logging.LogRecord("", 0, "", 0, "", None, None).__dict__) | {"message", "asctime"}
+
+
+@contextmanager
+def bind_log_context(**ids: str | None) -> Iterator[None]:
+    merged = dict(_context.get())
+    merged.update({k: v for k, v in ids.items() if v is not None})
+    token = _context.set(merged)
+    try:
+        yield
+    finally:
+        _context.reset(token)
+
+
+def current_log_context() -> dict[str, str]:
+    return dict(_context.get())
+
+
+class JsonFormatter(logging.Formatter):
+    """One JSON object a line; the correlation ids are always present (null when unknown)."""
+
+    def __init__(self, redact: Any = None) -> None:
+        super().__init__()
+        self._redact = redact
+
+    def format(self, record: logging.LogRecord) -> str:
+        ctx = _context.get()
+        line: dict[str, Any] = {
+            "ts": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname.lower(),
+            "logger": record.name,
+            "msg": record.getMessage(),
+        }
+        for name in _FIELDS:
+            line[name] = ctx.get(name)
+        for key, value in record.__dict__.items():
+            if key not in _STANDARD_ATTRS and key not in line:
+                line[key] = value
+        if record.exc_info:
+            line["exc"] = self.formatException(record.exc_info)
+        text = json.dumps(line, default=str, ensure_ascii=False)
+        return self._redact(text) if self._redact is not None else text
+
+
+def configure_json_logging(level: int = logging.INFO, stream: Any = None, redact: Any = None) -> None:
+    """Sends the `waypost` logger's records, as JSON lines, to `stream` (stderr by default)."""
+    handler = logging.StreamHandler(stream)
+    handler.setFormatter(JsonFormatter(redact))
+    log.handlers[:] = [handler]
+    log.setLevel(level)
+    log.propagate = False

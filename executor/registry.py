@@ -1,0 +1,68 @@
+"""RunnerRegistry: the one map from step type (both vocabularies) to the runner that executes it."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Protocol
+
+from executor.tool_engine import ToolCallEngine
+from executor.tools import ToolContext, ToolOutput
+from planner.models import Step, StepType
+
+#: Seed 000 section 9, plus the coarse families of seed 001 and the goal-driven ACT.
+DEFAULT_TOOL_KEYS: dict[StepType, str] = {
+    StepType.WEB_SEARCH: "web_search",
+    StepType.OPEN_URL: "open_url",
+    StepType.EXTRACT_DOM: "extract_dom",
+    StepType.READ_PDF: "read_pdf",
+    StepType.SUMMARIZE: "summarize",
+    StepType.COMPARE_SOURCES: "compare",
+    StepType.COMPUTE: "compute",
+    StepType.FORM_FILL: "form_fill",
+    StepType.CLICK_NAV: "click",
+    StepType.DOWNLOAD_FILE: "download",
+    StepType.WRITE_ARTIFACT: "write",
+    StepType.RETRIEVE: "retrieve",
+    StepType.FETCH_DATA: "fetch_data",
+    StepType.ACT: "act",
+}
+
+
+class StepRunner(Protocol):
+    """Executes one step; tool calls go through the engine so budget, rate and retry apply."""
+
+    async def run(self, step: Step, ctx: ToolContext, engine: ToolCallEngine) -> ToolOutput: ...
+
+
+class ToolRunner:
+    """The plain runner: one tool call with the step's config overlaid by its inputs."""
+
+    def __init__(self, tool_key: str) -> None:
+        self.tool_key = tool_key
+
+    async def run(self, step: Step, ctx: ToolContext, engine: ToolCallEngine) -> ToolOutput:
+        return await engine.call(
+            self.tool_key,
+            {**step.config, **step.inputs},
+            ctx,
+            timeout_s=step.timeout_s,
+            max_attempts=step.max_attempts,
+        )
+
+
+class RunnerRegistry:
+    def __init__(self, runners: Mapping[str, StepRunner] | None = None) -> None:
+        self._runners: dict[str, StepRunner] = {
+            str(step_type): ToolRunner(key) for step_type, key in DEFAULT_TOOL_KEYS.items()
+        }
+        self._runners.update(runners or {})
+
+    def register(self, step_type: str, runner: StepRunner) -> None:
+        self._runners[step_type.upper()] = runner
+
+    def get(self, step_type: str) -> StepRunner | None:
+        return self._runners.get(step_type)
+
+    def tool_key(self, step_type: str) -> str | None:
+        runner = self._runners.get(step_type)
+        return runner.tool_key if isinstance(runner, ToolRunner) else None

@@ -1,0 +1,419 @@
+"""The recorder: appends chained records to receipts.jsonl as a run happens.
+
+Each record is one line written with a single write and fsynced before the call returns, so a
+crash leaves every earlier record readable and verifiable. Screenshots and snapshots are written
+(atomically) before the record that vouches for them. One asyncio task writes at a time; disk work
+runs in a worker thread so the event loop (and the Qt window on it) never waits on fsync.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import os
+import re
+from collections.abc import Mapping, Sequence
+from datetime import datetime
+from pathlib import Path
+from typing import Any, Literal, TypeVar
+
+from pydantic import BaseModel
+
+from receipts.chain import encode_line, seal
+from receipts.errors import ReceiptsError, RecorderClosedError, RedactionError
+from receipts.interface import CaptureLike, OutcomeLike, Scope
+from receipts.layout import RunFolder, check_run_id, write_atomic
+from receipts.models import (
+    GENESIS_HASH,
+    REDACTED,
+    ActionRecord,
+    DialogRecord,
+    EvidenceReadRecord,
+    FileRef,
+    GateDecisionRecord,
+    GateRef,
+    NoteRecord,
+    Outcome,
+    PageState,
+    Receipt,
+    Record,
+    SnapshotRecord,
+    StateSnapshot,
+)
+from receipts.redaction import Redactor, redact_zip
+from receipts.resume import open_chain
+
+_PLACEHOLDER = re.compile(r"^\{\{secret:[a-z][a-z0-9_]{0,39}\}\}$")
+_R = TypeVar("_R", bound=Record)
+_SLUG = re.compile(r"[^A-Za-z0-9_-]+")
+
+
+def _plain(data: Mapping[str, Any] | BaseModel | None) -> dict[str, Any] | None:
+    if data is None:
+        return None
+    if isinstance(data, BaseModel):
+        return data.model_dump(mode="json", exclude_none=True)
+    return json.loads(json.dumps(dict(data), default=str))  # type: ignore[no-any-return]
+
+
+def _expect(record: Record, kind: type[_R]) -> _R:
+    if not isinstance(record, kind):  # pragma: no cover - data["kind"] decides the type
+        raise ReceiptsError(f"wrote a {record.kind} record where a {kind.__name__} was meant")
+    return record
+
+
+class JsonlRecorder:
+    """Writes one run folder. Open with `await JsonlRecorder.open(folder)`; an existing folder is
+    continued (resume after a pause appends to the same chain), after verifying its chain."""
+
+    def __init__(self, folder: RunFolder, *, redactor: Redactor | None = None, fsync: bool = True) -> None:
+        self.folder = folder
+        self.redactor = redactor or Redactor()
+        self._fsync = fsync
+        self._lock = asyncio.Lock()
+        self._fd: int | None = None
+        self._seq = 0
+        self._head = GENESIS_HASH
+        self._actions = 0
+        self._started_at: datetime | None = None
+        self._last_after: PageState | None = None
+        self._closed = False
+
+    @classmethod
+    async def open(
+        cls, folder: RunFolder | Path | str, *, redactor: Redactor | None = None, fsync: bool = True
+    ) -> JsonlRecorder:
+        if not isinstance(folder, RunFolder):
+            folder = RunFolder(Path(folder))
+        check_run_id(folder.run_id)  # the folder name is the run id every record carries
+        recorder = cls(folder, redactor=redactor, fsync=fsync)
+        chain = await asyncio.to_thread(open_chain, folder)
+        recorder._fd, recorder._seq, recorder._head = chain.fd, chain.seq, chain.head
+        recorder._actions, recorder._started_at = chain.actions, chain.started_at
+        recorder._last_after = chain.last_after
+        if chain.repair_note is not None:
+            await recorder.record_note(chain.repair_note, level="warning")
+        return recorder
+
+    async def __aenter__(self) -> JsonlRecorder:
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        await self.aclose()
+
+    # --- state ---------------------------------------------------------------------------------
+
+    @property
+    def run_id(self) -> str:
+        return self.folder.run_id
+
+    @property
+    def head_hash(self) -> str:
+        return self._head
+
+    @property
+    def seq(self) -> int:
+        return self._seq
+
+    def needs_before_shot(self, url: str, dom_hash: str | None) -> bool:
+        """False when the previous after-shot shows this very state and will be reused."""
+        last = self._last_after
+        return not (
+            last is not None
+            and last.shot is not None
+            and dom_hash is not None
+            and last.dom_hash == dom_hash
+            and last.url == self.redactor.text(url)
+        )
+
+    # --- opening and low-level writing ---------------------------------------------------------
+
+    def _write_line(self, line: bytes) -> None:
+        if self._fd is None:
+            raise RecorderClosedError(f"recorder of {self.run_id} is closed")
+        start = os.lseek(self._fd, 0, os.SEEK_END)
+        try:
+            view = memoryview(line)
+            while view:  # a regular file rarely takes less than all, but it may
+                view = view[os.write(self._fd, view) :]
+            if self._fsync:
+                os.fsync(self._fd)
+        except OSError:
+            os.ftruncate(self._fd, start)  # never leave half a record for the next one to follow
+            raise
+
+    def _store(self, ref: str, data: bytes) -> FileRef:
+        write_atomic(self.folder.resolve(ref), data, fsync=self._fsync)
+        return FileRef(path=ref, sha256=hashlib.sha256(data).hexdigest())
+
+    async def _append(self, data: dict[str, Any]) -> Record:
+        """Seals and writes one record; the caller holds the lock and has redacted the fields."""
+        if self._closed:
+            raise RecorderClosedError(f"recorder of {self.run_id} is finished or closed")
+        data.update(seq=self._seq + 1, run_id=self.run_id, prev_hash=self._head)
+        record = seal(data)
+        line = encode_line(record)
+        if self.redactor.contains_secret(line.decode("utf-8")):
+            # A field slipped past the per-field redaction: scrub the whole record, then reseal.
+            record = seal(self.redactor.json(record.model_dump(mode="json")))
+            line = encode_line(record)
+        await asyncio.to_thread(self._write_line, line)
+        self._seq, self._head = record.seq, record.hash
+        self._started_at = self._started_at or record.time
+        return record
+
+    async def _add(self, data: dict[str, Any], kind: type[_R]) -> _R:
+        async with self._lock:
+            return _expect(await self._append(data), kind)
+
+    def _state(self, capture: CaptureLike | None, shot: FileRef | None) -> PageState:
+        if capture is None:
+            return PageState(shot=shot)
+        return PageState(
+            url=self.redactor.text(capture.url),
+            title=self.redactor.text(capture.title),
+            dom_hash=capture.dom_hash,
+            shot=shot,
+        )
+
+    def _secret_value(self, value: str | list[str] | None) -> str | list[str] | None:
+        """Declares a sensitive value as a secret (so later echoes are caught) and hides it."""
+        if value is None:
+            return None
+        for item in [value] if isinstance(value, str) else value:
+            if not _PLACEHOLDER.match(item):
+                # Too short to search for elsewhere: the field itself is still hidden.
+                with contextlib.suppress(RedactionError):
+                    self.redactor.add_secret(item)
+        if isinstance(value, str):
+            return value if _PLACEHOLDER.match(value) else REDACTED
+        return [v if _PLACEHOLDER.match(v) else REDACTED for v in value]
+
+    # --- records -------------------------------------------------------------------------------
+
+    async def record_action(
+        self,
+        *,
+        action: Mapping[str, Any] | BaseModel,
+        outcome: OutcomeLike | Mapping[str, Any],
+        before: CaptureLike | None = None,
+        after: CaptureLike | None = None,
+        step_id: str | None = None,
+        target_resolved: Mapping[str, Any] | BaseModel | None = None,
+        value: str | list[str] | None = None,
+        sensitive: bool = False,
+        field_type: str | None = None,
+        duration_ms: float = 0.0,
+        gate: GateRef | None = None,
+    ) -> ActionRecord:
+        """Records one performed (or refused) action with its before/after states.
+
+        `value` defaults to the action's own "value". It is hidden whole when `sensitive`, when
+        `field_type` is "password", or when the target names a sensitive field; it then also becomes
+        a secret for everything recorded afterwards.
+        """
+        act = _plain(action) or {}
+        requested = act.get("target") if isinstance(act.get("target"), dict) else None
+        if value is None and isinstance(act.get("value"), str | list):
+            value = act["value"]
+        if sensitive or self.redactor.is_sensitive_target(requested, field_type):
+            value = self._secret_value(value)
+            if "value" in act:
+                act["value"] = value
+        if isinstance(outcome, Mapping):  # e.g. a dumped ActionOutcome: keep what a receipt shows
+            keys = ("status", "message", "candidates")
+            out = Outcome.model_validate({k: outcome[k] for k in keys if outcome.get(k) is not None})
+        else:
+            out = Outcome(
+                status=str(outcome.status), message=outcome.message, candidates=[*outcome.candidates]
+            )
+        async with self._lock:
+            seq = self._seq + 1
+            reuse = before is not None and not self.needs_before_shot(before.url, before.dom_hash)
+            jobs: dict[str, tuple[str, bytes]] = {}
+            if before is not None and before.screenshot is not None and not reuse:
+                jobs["before"] = (self.folder.shot_ref(f"{seq:06d}-before.png"), before.screenshot)
+            if after is not None and after.screenshot is not None:
+                jobs["after"] = (self.folder.shot_ref(f"{seq:06d}-after.png"), after.screenshot)
+            stored = await asyncio.gather(*(asyncio.to_thread(self._store, *j) for j in jobs.values()))
+            refs = dict(zip(jobs, stored, strict=True))
+            before_shot = self._last_after.shot if reuse and self._last_after else refs.get("before")
+            after_state = self._state(after, refs.get("after"))
+            text = self.redactor.text
+            data: dict[str, Any] = {
+                "kind": "action",
+                "step_id": step_id,
+                "action": self.redactor.json(act),
+                "target_requested": self.redactor.json(requested),
+                "target_resolved": self.redactor.json(_plain(target_resolved)),
+                "value": self.redactor.json(value),
+                "outcome": Outcome(
+                    status=out.status, message=text(out.message), candidates=[text(c) for c in out.candidates]
+                ),
+                "before": self._state(before, before_shot),
+                "after": after_state,
+                "before_shot_reused": reuse,
+                "duration_ms": max(duration_ms, 0.0),
+                "gate": gate,
+            }
+            record = _expect(await self._append(data), ActionRecord)
+            self._actions += 1
+            self._last_after = after_state if after is not None else None
+            return record
+
+    async def record_gate_decision(
+        self,
+        *,
+        gate_id: str,
+        decision: str,
+        step_id: str | None = None,
+        scope: Scope = "step",
+        decided_by: str = "user",
+        gate_kind: str = "action",
+        reason: str = "",
+        blocked_actions: Sequence[str] = (),
+    ) -> GateDecisionRecord:
+        data = {
+            "kind": "gate_decision",
+            "step_id": step_id,
+            "gate_id": gate_id,
+            "decision": decision,
+            "scope": scope,
+            "decided_by": decided_by,
+            "gate_kind": gate_kind,
+            "reason": self.redactor.text(reason),
+            "blocked_actions": list(blocked_actions),
+        }
+        return await self._add(data, GateDecisionRecord)
+
+    async def record_evidence(
+        self,
+        *,
+        url: str,
+        content: str | bytes | None = None,
+        title: str = "",
+        snippet: str = "",
+        step_id: str | None = None,
+    ) -> EvidenceReadRecord:
+        """Records that a source was read; `content` is hashed (not stored) to pin what was read."""
+        raw = content.encode("utf-8") if isinstance(content, str) else content
+        data = {
+            "kind": "evidence_read",
+            "step_id": step_id,
+            "url": self.redactor.text(url),
+            "title": self.redactor.text(title),
+            "snippet": self.redactor.text(snippet),
+            "content_sha256": hashlib.sha256(raw).hexdigest() if raw is not None else None,
+        }
+        return await self._add(data, EvidenceReadRecord)
+
+    async def record_dialog(
+        self, *, dialog_type: str, message: str, accepted: bool, url: str = "", step_id: str | None = None
+    ) -> DialogRecord:
+        data = {
+            "kind": "dialog",
+            "step_id": step_id,
+            "dialog_type": dialog_type,
+            "message": self.redactor.text(message),
+            "accepted": accepted,
+            "url": self.redactor.text(url),
+        }
+        return await self._add(data, DialogRecord)
+
+    async def record_note(
+        self, text: str, *, level: Literal["info", "warning", "error"] = "info", step_id: str | None = None
+    ) -> NoteRecord:
+        data = {"kind": "note", "step_id": step_id, "level": level, "text": self.redactor.text(text)}
+        return await self._add(data, NoteRecord)
+
+    async def record_snapshot(self, snapshot: StateSnapshot) -> SnapshotRecord:
+        """Writes snapshots/NNNNNN-LABEL.json (redacted) and a record vouching for its sha256."""
+        r = self.redactor
+        fields = []
+        for f in snapshot.form_fields:
+            if f.sensitive or r.is_sensitive(f.name, field_type=f.type):
+                hidden = self._secret_value(f.value)
+                fields.append(f.model_copy(update={"value": hidden, "sensitive": True}))
+            else:
+                fields.append(f.model_copy(update={"value": r.optional(f.value), "name": r.text(f.name)}))
+        clean = snapshot.model_copy(
+            update={
+                "run_id": self.run_id,
+                "label": r.text(snapshot.label),
+                "url": r.text(snapshot.url),
+                "title": r.text(snapshot.title),
+                "text_excerpt": r.text(snapshot.text_excerpt),
+                "form_fields": fields,
+            }
+        )
+        body = json.dumps(clean.model_dump(mode="json"), indent=2, ensure_ascii=False).encode("utf-8")
+        async with self._lock:
+            slug = _SLUG.sub("-", clean.label).strip("-")[:40] or "state"
+            ref = self.folder.snapshot_ref(f"{self._seq + 1:06d}-{slug}.json")
+            file = await asyncio.to_thread(self._store, ref, body)
+            data = {"kind": "snapshot", "step_id": snapshot.step_id, "label": clean.label, "file": file}
+            record = await self._append(data)
+        return _expect(record, SnapshotRecord)
+
+    async def write_run_meta(self, meta: Mapping[str, Any]) -> None:
+        """Merges (redacted) keys into run.json: run bundle, plan, settings digest, task."""
+        async with self._lock:
+            await asyncio.to_thread(self._merge_run_json, self.redactor.json(_plain(meta)))
+
+    def _merge_run_json(self, update: Mapping[str, Any]) -> None:
+        current = self.folder.read_run_json()
+        current.update(update)
+        current.setdefault("run_id", self.run_id)
+        body = json.dumps(current, indent=2, ensure_ascii=False, default=str).encode("utf-8")
+        write_atomic(self.folder.run_json, body, fsync=self._fsync)
+
+    async def finish(
+        self, status: str, *, reason: str = "", final_state: CaptureLike | None = None
+    ) -> Receipt:
+        """Writes the run_end record (final state, redacted trace.zip) and the summary in run.json,
+        then closes. A paused run finishes too; resuming opens a new recorder on the same folder."""
+        async with self._lock:
+            shot = None
+            if final_state is not None and final_state.screenshot is not None:
+                ref = self.folder.shot_ref(f"{self._seq + 1:06d}-final.png")
+                shot = await asyncio.to_thread(self._store, ref, final_state.screenshot)
+            artifacts = []
+            if self.folder.trace.is_file():
+                await asyncio.to_thread(redact_zip, self.folder.trace, self.redactor)
+                data_bytes = await asyncio.to_thread(self.folder.trace.read_bytes)
+                artifacts.append(FileRef(path="trace.zip", sha256=hashlib.sha256(data_bytes).hexdigest()))
+            final = self._state(final_state, shot) if final_state is not None else None
+            data = {
+                "kind": "run_end",
+                "status": status,
+                "reason": self.redactor.text(reason),
+                "final_state": final,
+                "artifacts": artifacts,
+            }
+            record = await self._append(data)
+            receipt = Receipt(
+                run_id=self.run_id,
+                run_dir=str(self.folder.root),
+                records=self._seq,
+                actions=self._actions,
+                head_hash=self._head,
+                status=status,
+                final_state=final,
+                started_at=self._started_at,
+                finished_at=record.time,
+            )
+            await asyncio.to_thread(self._merge_run_json, {"receipt": receipt.model_dump(mode="json")})
+            self._close_fd()
+            return receipt
+
+    def _close_fd(self) -> None:
+        self._closed = True
+        if self._fd is not None:
+            os.close(self._fd)  # closing releases the flock
+            self._fd = None
+
+    async def aclose(self) -> None:
+        async with self._lock:
+            self._close_fd()
