@@ -10,6 +10,7 @@ import asyncio
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
@@ -107,9 +108,8 @@ class RunConductor:
         mode = exec_mode or EXEC_MODE_FOR_PLAN[plan.mode]
         checkpoint = self._load_checkpoint(plan, runtime)
         run_id = checkpoint.run_id if checkpoint else (runtime.run_id or new_id("run"))
-        state = _RunState(
-            run_id=run_id, plan=plan, exec_mode=mode, started_at=utc_now(), run_dir=runtime.runs_dir
-        )
+        run_dir = str(Path(runtime.runs_dir) / run_id) if runtime.runs_dir else None
+        state = _RunState(run_id=run_id, plan=plan, exec_mode=mode, started_at=utc_now(), run_dir=run_dir)
         with bind_log_context(trace_id=plan.trace_id, run_id=run_id):
             task = plan.task.user_query if plan.task else ""
             self.store.start_run(

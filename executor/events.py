@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import AsyncIterator
 from datetime import datetime
-from typing import Annotated, Literal, Protocol
+from typing import Annotated, Any, Literal, Protocol
 
 from pydantic import Field
 
@@ -74,6 +74,20 @@ class EvidenceAdded(_Event):
     item: EvidenceItem
 
 
+class ActionPerformed(_Event):
+    """One browser action inside an ACT step, as recorded in the receipts (value already redacted)."""
+
+    kind: Literal["action_performed"] = "action_performed"
+    step_id: str
+    seq: int
+    action: dict[str, Any]
+    status: str
+    message: str = ""
+    url: str | None = None
+    screenshot_path: str | None = None
+    dom_hash: str | None = None
+
+
 class BudgetUpdated(_Event):
     kind: Literal["budget_updated"] = "budget_updated"
     state: BudgetStateV1
@@ -92,6 +106,7 @@ RunEvent = Annotated[
     | GatePending
     | GateDecided
     | EvidenceAdded
+    | ActionPerformed
     | BudgetUpdated
     | RunFinished,
     Field(discriminator="kind"),

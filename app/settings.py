@@ -1,0 +1,173 @@
+"""Settings: a TOML file in the user config dir, overridden by environment, overridden by flags.
+
+The API key is never written to the TOML file: it goes to the OS keyring when one exists, else it
+lives only in the environment (OPENAI_API_KEY) or the running process.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, Literal
+
+import tomli_w
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+
+from executor.models import ApprovalPolicy
+
+KEYRING_SERVICE = "waypost"
+KEYRING_USER = "openai_api_key"
+
+
+class SettingsError(ValueError):
+    """The settings file or an environment value cannot be read; the message names which."""
+
+
+def config_dir() -> Path:
+    explicit = os.environ.get("WAYPOST_CONFIG_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "waypost"
+
+
+def data_dir() -> Path:
+    explicit = os.environ.get("WAYPOST_DATA_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
+    return Path(base) / "waypost"
+
+
+class Settings(BaseModel):
+    model_config = ConfigDict(extra="forbid", validate_assignment=True)
+
+    model: str = "gpt-4o-mini"
+    base_url: str | None = None
+    api_key: SecretStr | None = Field(default=None, exclude=True)
+    llm_timeout_s: float = Field(default=60.0, gt=0)
+    planner: Literal["rules", "llm", "auto"] = "auto"
+    safe_mode: bool = True
+    headless: bool = True
+    approve: ApprovalPolicy = ApprovalPolicy.ASK
+    browser_path: str | None = None
+    cdp_url: str | None = None
+    runs_dir: Path = Field(default_factory=lambda: data_dir() / "runs")
+    search_url: str | None = None
+    search_provider: Literal["browser", "searxng", "local"] = "browser"
+    max_time_ms: int = Field(default=300_000, ge=0)
+    max_tool_calls: int = Field(default=100, ge=0)
+    max_tokens: int = Field(default=200_000, ge=0)
+
+    @property
+    def llm_configured(self) -> bool:
+        return bool(self.base_url or self.api_key)
+
+
+_BOOL = {
+    "1": True,
+    "true": True,
+    "yes": True,
+    "on": True,
+    "0": False,
+    "false": False,
+    "no": False,
+    "off": False,
+}
+_ENV: dict[str, str] = {
+    "OPENAI_BASE_URL": "base_url",
+    "OPENAI_API_KEY": "api_key",
+    "WAYPOST_MODEL": "model",
+    "WAYPOST_SEARCH_URL": "search_url",
+    "WAYPOST_RUNS_DIR": "runs_dir",
+    "WAYPOST_BROWSER": "browser_path",
+    "WAYPOST_CDP_URL": "cdp_url",
+    "WAYPOST_HEADLESS": "headless",
+    "WAYPOST_SAFE_MODE": "safe_mode",
+}
+
+
+def settings_path() -> Path:
+    return config_dir() / "config.toml"
+
+
+def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
+    values: dict[str, Any] = {}
+    for var, key in _ENV.items():
+        raw = env.get(var)
+        if raw is None or raw == "":
+            continue
+        if key in {"headless", "safe_mode"}:
+            if raw.lower() not in _BOOL:
+                raise SettingsError(f"{var}={raw!r}: expected one of {', '.join(sorted(_BOOL))}")
+            values[key] = _BOOL[raw.lower()]
+        else:
+            values[key] = raw
+    return values
+
+
+def _keyring_key() -> SecretStr | None:
+    """The stored key, or None where no usable keyring backend exists (headless CI, bare servers)."""
+    try:
+        import keyring
+        from keyring.errors import KeyringError
+    except ImportError:
+        return None
+    try:
+        value = keyring.get_password(KEYRING_SERVICE, KEYRING_USER)
+    except KeyringError:
+        return None
+    return SecretStr(value) if value else None
+
+
+def load_settings(
+    path: Path | None = None,
+    *,
+    env: Mapping[str, str] | None = None,
+    overrides: Mapping[str, Any] | None = None,
+) -> Settings:
+    """File < keyring (api key only) < environment < explicit overrides (CLI flags, UI)."""
+    path = path or settings_path()
+    values: dict[str, Any] = {}
+    if path.exists():
+        try:
+            values.update(tomllib.loads(path.read_text(encoding="utf-8")))
+        except (OSError, tomllib.TOMLDecodeError) as exc:
+            raise SettingsError(f"cannot read settings {path}: {exc}") from exc
+        values.pop("api_key", None)  # never honoured from plain config
+    key = _keyring_key()
+    if key is not None:
+        values["api_key"] = key
+    values.update(_from_env(os.environ if env is None else env))
+    values.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    try:
+        return Settings.model_validate(values)
+    except ValidationError as exc:
+        raise SettingsError(f"invalid settings ({path}): {exc}") from exc
+
+
+def save_settings(settings: Settings, path: Path | None = None) -> Path:
+    """Writes everything but the API key; returns the file written."""
+    path = path or settings_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    data = {k: v for k, v in settings.model_dump(mode="json").items() if v is not None}
+    tmp = path.with_suffix(".toml.tmp")
+    tmp.write_text(tomli_w.dumps(data), encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+def store_api_key(key: str) -> bool:
+    """Puts the key in the OS keyring; False when no keyring is available (the key is then not kept)."""
+    try:
+        import keyring
+        from keyring.errors import KeyringError
+    except ImportError:
+        return False
+    try:
+        keyring.set_password(KEYRING_SERVICE, KEYRING_USER, key)
+    except KeyringError:
+        return False
+    return True

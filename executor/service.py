@@ -1,0 +1,142 @@
+"""AgentCore: the one facade the CLI and the UI bridge drive (plan, run, resume, history).
+
+It owns nothing Qt-specific and nothing browser-specific: tools and step runners are handed in by
+the composition root (app/), so tests drive the same facade with fake tools.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from pathlib import Path
+
+from pydantic import SecretStr
+
+from executor.checkpoint_store import CheckpointStore, RunSummary
+from executor.conductor import RunConductor
+from executor.confirm import ConfirmHandler
+from executor.events import EventSink
+from executor.models import Approval, ApprovalPolicy, ExecMode, RunBundleV1, RuntimeCtxV1
+from executor.registry import RunnerRegistry
+from executor.tools import Tool
+from planner.context import build_context
+from planner.llm import LLMSettings
+from planner.models import AttachedFile, ContextPack, ExecutionPlan, TabContext
+from planner.service import PlannerChoice, PlanResult, make_plan
+
+
+class UnknownRun(LookupError):
+    """No run with that id in the store."""
+
+
+class AgentCore:
+    def __init__(
+        self,
+        *,
+        store: CheckpointStore,
+        tools: Mapping[str, Tool],
+        runs_dir: Path,
+        registry: RunnerRegistry | None = None,
+        llm: LLMSettings | None = None,
+        rate_overrides: dict[str, tuple[float, int]] | None = None,
+    ) -> None:
+        self.store = store
+        self.tools = tools
+        self.runs_dir = runs_dir
+        self.registry = registry or RunnerRegistry()
+        self.llm = llm
+        self.rate_overrides = rate_overrides
+        #: Secrets declared by tasks planned in this process, by plan id; never written anywhere.
+        self._secrets: dict[str, dict[str, SecretStr]] = {}
+
+    async def plan(
+        self,
+        task: str,
+        *,
+        url: str | None = None,
+        title: str | None = None,
+        selection: str = "",
+        files: Sequence[str] = (),
+        planner: PlannerChoice = "auto",
+    ) -> PlanResult:
+        context = build_context(task)
+        if url or title or selection or files:
+            context = ContextPack(
+                active_tab=TabContext(url=url, title=title, selection_text=selection),
+                attached_files=[AttachedFile(path=f) for f in files],
+            )
+        result = await make_plan(task, context=context, planner=planner, llm=self.llm)
+        if result.secrets:
+            self._secrets[result.plan.plan_id] = dict(result.secrets)
+        return result
+
+    def run_dir(self, run_id: str) -> Path:
+        return self.runs_dir / run_id
+
+    async def run(
+        self,
+        plan: ExecutionPlan,
+        *,
+        safe_mode: bool = True,
+        approval_policy: ApprovalPolicy = ApprovalPolicy.ASK,
+        exec_mode: ExecMode | None = None,
+        events: EventSink | None = None,
+        confirm: ConfirmHandler | None = None,
+        run_id: str | None = None,
+    ) -> RunBundleV1:
+        runtime = RuntimeCtxV1(
+            safe_mode=safe_mode, approval_policy=approval_policy, run_id=run_id, runs_dir=str(self.runs_dir)
+        )
+        return await self._conductor(events, confirm).run(plan, runtime, exec_mode)
+
+    async def resume(
+        self,
+        run_id: str,
+        *,
+        approvals: Sequence[Approval] = (),
+        approve_pending: bool | None = None,
+        safe_mode: bool = True,
+        approval_policy: ApprovalPolicy = ApprovalPolicy.ASK,
+        events: EventSink | None = None,
+        confirm: ConfirmHandler | None = None,
+    ) -> RunBundleV1:
+        """Continues a paused or interrupted run. `approve_pending` answers the gate it stopped at."""
+        if not any(r.run_id == run_id for r in self.store.list_runs(limit=10_000)):
+            raise UnknownRun(f"no run {run_id!r} in {self.store.path}")
+        plan = self.store.load_plan(run_id)
+        state = self.store.load(run_id)
+        given = list(approvals)
+        if (
+            approve_pending is not None
+            and state.pending is not None
+            and state.pending.gate_id
+            and state.pending.step_id
+        ):
+            given.append(
+                Approval(
+                    run_id=run_id,
+                    gate_id=state.pending.gate_id,
+                    step_id=state.pending.step_id,
+                    approved=approve_pending,
+                )
+            )
+        runtime = RuntimeCtxV1(
+            safe_mode=safe_mode,
+            approval_policy=approval_policy,
+            resume_checkpoint_ref=run_id,
+            approvals=given,
+            runs_dir=str(self.runs_dir),
+        )
+        return await self._conductor(events, confirm).run(plan, runtime)
+
+    def history(self, limit: int = 100) -> list[RunSummary]:
+        return self.store.list_runs(limit=limit)
+
+    def _conductor(self, events: EventSink | None, confirm: ConfirmHandler | None) -> RunConductor:
+        return RunConductor(
+            tools=self.tools,
+            store=self.store,
+            registry=self.registry,
+            events=events,
+            confirm=confirm,
+            rate_overrides=self.rate_overrides,
+        )
