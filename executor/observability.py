@@ -67,9 +67,13 @@ class JsonFormatter(logging.Formatter):
         return self._redact(text) if self._redact is not None else text
 
 
-def configure_json_logging(level: int = logging.INFO, stream: Any = None, redact: Any = None) -> None:
-    """Sends the `waypost` logger's records, as JSON lines, to `stream` (stderr by default)."""
-    handler = logging.StreamHandler(stream)
+def configure_json_logging(
+    level: int = logging.INFO, stream: Any = None, redact: Any = None, *, path: str | None = None
+) -> None:
+    """Sends the `waypost` logger's records, as JSON lines, to a file at `path` or to `stream`."""
+    handler: logging.Handler = (
+        logging.FileHandler(path, encoding="utf-8") if path is not None else logging.StreamHandler(stream)
+    )
     handler.setFormatter(JsonFormatter(redact))
     log.handlers[:] = [handler]
     log.setLevel(level)

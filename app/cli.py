@@ -1,0 +1,240 @@
+"""`waypost`: the command line. Every command prints JSON with --json and exits with DESIGN.md's codes."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from app.progress import ProgressPrinter
+from app.settings import Settings, SettingsError, load_settings
+from app.terminal_confirm import TerminalConfirm
+from app.wiring import build_core
+from executor.checkpoint_store import CheckpointStoreError
+from executor.confirm import ConfirmHandler
+from executor.models import ApprovalPolicy, RunBundleV1
+from executor.observability import configure_json_logging
+from executor.service import AgentCore, UnknownRun
+from planner.models import ExecutionPlan
+from planner.service import PlannerConfigError
+from receipts.errors import ReceiptsError
+
+EXIT_BAD_INPUT = 2
+
+
+class BadInput(Exception):
+    """A request the CLI cannot act on; printed as one line, exit code 2."""
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="waypost", description="A browser agent that asks before it acts.")
+    sub = parser.add_subparsers(dest="command")
+
+    def common(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--runs-dir", type=Path, help="where runs, receipts and the run store live")
+        p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+
+    gui = sub.add_parser("gui", help="open the window")
+    gui.add_argument("--runs-dir", type=Path)
+
+    plan = sub.add_parser("plan", help="print the plan for a task (no side effects)")
+    plan.add_argument("task")
+    plan.add_argument("--url", help="the active tab's URL, as context")
+    plan.add_argument("--planner", choices=["rules", "llm", "auto"])
+    common(plan)
+
+    run = sub.add_parser("run", help="plan and run a task, or run a plan file")
+    run.add_argument("task", nargs="?")
+    run.add_argument("--plan", type=Path, dest="plan_file", help="an ExecutionPlan JSON file to run as is")
+    run.add_argument("--url")
+    run.add_argument("--planner", choices=["rules", "llm", "auto"])
+    run.add_argument("--approve", choices=[p.value for p in ApprovalPolicy])
+    run.add_argument("--headed", action="store_true", help="show the browser window")
+    run.add_argument("--unsafe", action="store_true", help="turn safe mode off (plan gates still ask)")
+    common(run)
+
+    resume = sub.add_parser("resume", help="continue a paused or interrupted run")
+    resume.add_argument("run_id")
+    resume.add_argument("--approve", choices=[p.value for p in ApprovalPolicy])
+    resume.add_argument("--headed", action="store_true")
+    common(resume)
+
+    receipts = sub.add_parser("receipts", help="list, show, verify or export a run's receipts")
+    receipts.add_argument("action", choices=["list", "show", "verify", "export"])
+    receipts.add_argument("run", nargs="?", help="a run id or a run folder")
+    receipts.add_argument("--out", type=Path, help="export: where to write report.html")
+    common(receipts)
+
+    doctor = sub.add_parser("doctor", help="check Chromium, Qt, fonts, the model endpoint")
+    common(doctor)
+    return parser
+
+
+def _settings(args: argparse.Namespace) -> Settings:
+    overrides: dict[str, Any] = {"runs_dir": getattr(args, "runs_dir", None)}
+    if getattr(args, "headed", False):
+        overrides["headless"] = False
+    if getattr(args, "unsafe", False):
+        overrides["safe_mode"] = False
+    if getattr(args, "approve", None):
+        overrides["approve"] = args.approve
+    if getattr(args, "planner", None):
+        overrides["planner"] = args.planner
+    return load_settings(overrides=overrides)
+
+
+def _emit(args: argparse.Namespace, document: Any, human: str) -> None:
+    if args.json:
+        print(json.dumps(document, indent=2, ensure_ascii=False, default=str))
+    else:
+        print(human)
+
+
+def _confirm_handler(policy: ApprovalPolicy) -> ConfirmHandler | None:
+    """`ask` prompts only where a person can answer; with no TTY the run pauses with a checkpoint."""
+    if policy is ApprovalPolicy.ASK and sys.stdin.isatty():
+        return TerminalConfirm()
+    return None
+
+
+def _describe_plan(plan: ExecutionPlan) -> str:
+    lines = [f"plan {plan.plan_id}  mode {plan.mode}  status {plan.plan_status}"]
+    if plan.reason_codes:
+        lines.append("why: " + ", ".join(plan.reason_codes))
+    if plan.clarification_question:
+        lines.append(f"question: {plan.clarification_question}")
+    for step in plan.steps:
+        deps = f" after {', '.join(step.depends_on)}" if step.depends_on else ""
+        gate = f" [gate {step.policy_gate_id}]" if step.policy_gate_id else ""
+        lines.append(f"  {step.step_id:<10} {step.type_name:<16} {step.name}{deps}{gate}")
+    return "\n".join(lines)
+
+
+def _describe_bundle(bundle: RunBundleV1, core: AgentCore) -> str:
+    lines = [f"{bundle.run_status}  run {bundle.run_id}  ({bundle.reason})"]
+    if bundle.final_answer:
+        lines += ["", bundle.final_answer]
+    pending = bundle.pending_user_input
+    if pending and pending.kind == "CONFIRMATION":
+        lines += ["", f"waiting for approval of gate {pending.gate_id} (step {pending.step_id}):"]
+        lines.append(f"  waypost resume {bundle.run_id} --approve all   (or --approve none to decline)")
+    elif pending and pending.question:
+        lines += ["", f"question: {pending.question}"]
+    lines.append(f"receipts: {core.run_dir(bundle.run_id)}")
+    return "\n".join(lines)
+
+
+async def _cmd_plan(args: argparse.Namespace, settings: Settings) -> int:
+    core = build_core(settings)
+    result = await core.plan(args.task, url=args.url, planner=settings.planner)
+    _emit(args, json.loads(result.plan.model_dump_json()), _describe_plan(result.plan))
+    return 0
+
+
+async def _finish_run(args: argparse.Namespace, core: AgentCore, bundle: RunBundleV1) -> int:
+    _emit(args, json.loads(bundle.model_dump_json()), _describe_bundle(bundle, core))
+    return bundle.exit_code
+
+
+async def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
+    if bool(args.task) == bool(args.plan_file):
+        raise BadInput("give a TASK or --plan FILE (exactly one)")
+    core = build_core(settings)
+    if args.plan_file:
+        try:
+            plan = ExecutionPlan.model_validate_json(args.plan_file.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise BadInput(f"cannot read plan {args.plan_file}: {exc}") from exc
+        except ValidationError as exc:
+            raise BadInput(f"invalid plan {args.plan_file}:\n{exc}") from exc
+    else:
+        plan = (await core.plan(args.task, url=args.url, planner=settings.planner)).plan
+        if not args.json:
+            print(_describe_plan(plan), file=sys.stderr)
+    bundle = await core.run(
+        plan,
+        safe_mode=settings.safe_mode,
+        approval_policy=settings.approve,
+        events=None if args.json else ProgressPrinter(),
+        confirm=_confirm_handler(settings.approve),
+    )
+    return await _finish_run(args, core, bundle)
+
+
+async def _cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
+    core = build_core(settings)
+    answers = {ApprovalPolicy.ALL: True, ApprovalPolicy.NONE: False}
+    policy = ApprovalPolicy(args.approve) if args.approve else settings.approve
+    bundle = await core.resume(
+        args.run_id,
+        approve_pending=answers.get(policy),
+        safe_mode=settings.safe_mode,
+        approval_policy=policy,
+        events=None if args.json else ProgressPrinter(),
+        confirm=_confirm_handler(policy),
+    )
+    return await _finish_run(args, core, bundle)
+
+
+async def _cmd_doctor(args: argparse.Namespace, settings: Settings) -> int:
+    from app.doctor import run_checks
+
+    checks = await run_checks(settings)
+    human = "\n".join(
+        f"{'ok ' if c.ok else 'BAD'} {c.name:<9} {c.detail}"
+        + (f"\n              fix: {c.fix}" if c.fix and not c.ok else "")
+        for c in checks
+    )
+    _emit(args, [c.__dict__ for c in checks], human)
+    return 0 if all(c.ok for c in checks) else 1
+
+
+def _dispatch(args: argparse.Namespace) -> int:
+    settings = _settings(args)
+    runs_dir = Path(settings.runs_dir).expanduser()
+    runs_dir.mkdir(parents=True, exist_ok=True)
+    configure_json_logging(path=str(runs_dir / "waypost.log"))  # JSON lines, correlated by run/step ids
+    if args.command == "receipts":
+        from app.cli_receipts import receipts_command
+
+        return receipts_command(args, settings, _emit)
+    if args.command == "gui":
+        from app.gui_entry import open_gui
+
+        return open_gui(settings)  # imported late: plan/run/doctor should not load Qt
+    commands = {"plan": _cmd_plan, "run": _cmd_run, "resume": _cmd_resume, "doctor": _cmd_doctor}
+    return asyncio.run(commands[args.command](args, settings))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        has_display = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
+        args = parser.parse_args(["gui"] if has_display else ["doctor"])
+    try:
+        return _dispatch(args)
+    except (
+        BadInput,
+        SettingsError,
+        PlannerConfigError,
+        UnknownRun,
+        CheckpointStoreError,
+        ReceiptsError,
+    ) as exc:
+        print(f"waypost: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except KeyboardInterrupt:
+        print("waypost: interrupted; the run is checkpointed (waypost resume RUN_ID)", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,56 @@
+"""`waypost receipts list|show|verify|export RUN`: QA's view of what a run did, and proof it is untouched."""
+
+from __future__ import annotations
+
+import argparse
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from app.settings import Settings
+from receipts.errors import RunFolderError
+from receipts.models import ActionRecord
+from receipts.report import describe_target, export_report, read_records
+from receipts.runs import list_runs, resolve_run
+from receipts.verify import verify
+
+Emit = Callable[[argparse.Namespace, Any, str], None]
+
+
+def receipts_command(args: argparse.Namespace, settings: Settings, emit: Emit) -> int:
+    runs_dir = Path(settings.runs_dir).expanduser()
+    if args.action == "list":
+        runs = list_runs(runs_dir)
+        rows = [
+            {"run_id": r.run_id, "status": r.status, "records": r.records, "modified": r.modified.isoformat()}
+            for r in runs
+        ]
+        human = "\n".join(
+            f"{r['run_id']:<24} {r['status'] or '-':<20} {r['records'] or 0:>5}  {r['modified']}"
+            for r in rows
+        )
+        emit(args, rows, human or f"no runs in {runs_dir}")
+        return 0
+    if not args.run:
+        raise RunFolderError(f"receipts {args.action} needs RUN (a run id or a run folder)")
+    folder = resolve_run(args.run, runs_dir)
+    if args.action == "verify":
+        report = verify(folder.root)
+        emit(args, report.as_dict(), report.summary())
+        return 0 if report.ok else 1
+    if args.action == "export":
+        out = export_report(folder.root, args.out)
+        emit(args, {"report": str(out)}, str(out))
+        return 0
+    records = [record for _, record in read_records(folder)]
+    actions = [r for r in records if isinstance(r, ActionRecord)]
+    lines = [f"run {folder.run_id}: {len(records)} records, {len(actions)} actions ({folder.root})"]
+    for r in actions:
+        value = f" = {r.value}" if r.value is not None else ""
+        target = describe_target(r.target_resolved or r.target_requested)
+        after = r.after.url if r.after else ""
+        kind = r.action.get("kind", "?")
+        lines.append(f"{r.seq:>4} {kind:<9} {target:<40}{value}  -> {r.outcome.status}  {after}")
+    emit(args, [json.loads(r.model_dump_json()) for r in records], "\n".join(lines))
+    return 0

@@ -1,0 +1,110 @@
+"""`waypost doctor`: is this machine ready? Chromium, Qt, fonts, the model endpoint, the runs folder."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from app.settings import Settings
+from browser.discovery import ChromiumNotFound
+from browser.driver import PlaywrightDriver
+from browser.models import LaunchOptions
+from planner.llm import LLMClient, LLMError
+
+_FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", str(Path.home() / ".fonts"))
+
+
+@dataclass(frozen=True)
+class Check:
+    name: str
+    ok: bool
+    detail: str
+    fix: str = ""
+
+
+async def check_chromium(settings: Settings) -> Check:
+    """Launches the browser Waypost would use and opens a blank page: finding a binary is not enough."""
+    options = LaunchOptions(headless=True, executable=settings.browser_path, cdp_url=settings.cdp_url)
+    try:
+        async with await PlaywrightDriver.launch(options) as driver:
+            return Check("chromium", True, f"launched; page at {driver.url}")
+    except ChromiumNotFound as exc:
+        return Check("chromium", False, str(exc), "apt-get install -y chromium")
+    except OSError as exc:
+        return Check("chromium", False, f"launch failed: {exc}", "check WAYPOST_BROWSER / WAYPOST_CDP_URL")
+
+
+def check_qt() -> Check:
+    try:
+        from PySide6 import __version__ as qt_version
+    except ImportError as exc:
+        return Check("qt", False, f"PySide6 missing: {exc}", "reinstall with ./waypost.sh")
+    platform = os.environ.get("QT_QPA_PLATFORM")
+    display = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+    if platform == "offscreen":
+        where = "offscreen (no window will show)"
+    elif display:
+        where = f"display {display}"
+    else:
+        return Check(
+            "qt",
+            False,
+            f"PySide6 {qt_version}, but no display: the window cannot open",
+            "run under Xvfb (xvfb-run -a waypost gui) or use the CLI commands",
+        )
+    return Check("qt", True, f"PySide6 {qt_version}, {where}")
+
+
+def check_fonts() -> Check:
+    fonts = [p for d in _FONT_DIRS if Path(d).is_dir() for p in Path(d).rglob("*.[ot]tf")]
+    if not fonts:
+        return Check(
+            "fonts",
+            False,
+            "no TrueType/OpenType fonts: text renders as boxes",
+            "apt-get install -y fonts-dejavu-core",
+        )
+    return Check("fonts", True, f"{len(fonts)} font files")
+
+
+async def check_model(settings: Settings) -> Check:
+    from app.wiring import llm_settings
+
+    llm = llm_settings(settings)
+    if llm is None:
+        return Check("model", True, "no model configured: the rule-based planner serves (offline)")
+    client = LLMClient(llm)
+    try:
+        models = await client.list_models()
+    except LLMError as exc:
+        return Check(
+            "model",
+            False,
+            f"{llm.base_url or 'default endpoint'}: {exc}",
+            "check OPENAI_BASE_URL / OPENAI_API_KEY",
+        )
+    finally:
+        await client.aclose()
+    listed = "listed" if llm.model in models else "not listed by the server"
+    return Check("model", True, f"{llm.base_url or 'default endpoint'} answers; model {llm.model} {listed}")
+
+
+def check_runs_dir(settings: Settings) -> Check:
+    path = Path(settings.runs_dir).expanduser()
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / ".doctor-probe"
+        probe.write_text("ok")
+        probe.unlink()
+    except OSError as exc:
+        return Check("runs_dir", False, f"{path}: {exc}", "set WAYPOST_RUNS_DIR to a writable folder")
+    free = shutil.disk_usage(path).free // 2**20
+    return Check("runs_dir", True, f"{path} writable, {free} MiB free")
+
+
+async def run_checks(settings: Settings) -> list[Check]:
+    chromium, model = await asyncio.gather(check_chromium(settings), check_model(settings))
+    return [chromium, check_qt(), check_fonts(), model, check_runs_dir(settings)]

@@ -1,0 +1,42 @@
+"""The composition root: the one place where settings become a store, tools, runners and a core."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from app.settings import Settings
+from executor.checkpoint_store import CheckpointStore
+from executor.entrypoint import STORE_FILENAME
+from executor.registry import RunnerRegistry
+from executor.service import AgentCore
+from executor.tools import Tool
+from planner.llm import LLMSettings
+
+
+def llm_settings(settings: Settings) -> LLMSettings | None:
+    if not settings.llm_configured:
+        return None
+    return LLMSettings(
+        base_url=settings.base_url,
+        api_key=settings.api_key,
+        model=settings.model,
+        timeout_s=settings.llm_timeout_s,
+    )
+
+
+def store_path(runs_dir: Path) -> Path:
+    return runs_dir / STORE_FILENAME
+
+
+def build_core(settings: Settings, *, tools: Mapping[str, Tool] | None = None) -> AgentCore:
+    """A core for these settings. Tools default to the built-in set for the configured browser."""
+    runs_dir = Path(settings.runs_dir).expanduser()
+    runs_dir.mkdir(parents=True, exist_ok=True)
+    return AgentCore(
+        store=CheckpointStore(store_path(runs_dir)),
+        tools=dict(tools or {}),
+        runs_dir=runs_dir,
+        registry=RunnerRegistry(),
+        llm=llm_settings(settings),
+    )

@@ -1,0 +1,272 @@
+"""Stage 3 plan builders, one per mode (seed 002 section 6.3), all sharing the same step makers.
+
+Step ids are stable (stp_r1, stp_f1, stp_c1, stp_a1 ...) so plans diff cleanly and goldens stay
+readable; plan and trace ids are random. Every ACT step carries a gate.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from planner import lexicon as lx
+from planner._text import Text, collapse_spaces, has_terms, search_terms
+from planner.gates import make_gate
+from planner.models import (
+    Budget,
+    ContextPack,
+    ExecutionPlan,
+    GateKind,
+    Intent,
+    PlanMode,
+    PolicyGate,
+    Step,
+    StepType,
+    SubQuery,
+    TaskSpecV1,
+    VerifyCriteria,
+)
+from planner.router import Route
+from planner.signals import Signals, blank
+from planner.subqueries import generate_sub_queries
+
+
+def _budget(time_ms: int, tools: int, tokens: int, sources: int, queries: int, actions: int) -> Budget:
+    return Budget(
+        max_time_ms=time_ms,
+        max_tool_calls=tools,
+        max_tokens=tokens,
+        max_sources=sources,
+        max_queries=queries,
+        max_actions=actions,
+    )
+
+
+#: Per-mode limits; zero means none allowed (mode A may take no action at all).
+BUDGETS: dict[PlanMode, Budget] = {
+    PlanMode.A: _budget(120_000, 24, 60_000, 8, 5, 0),
+    PlanMode.B: _budget(120_000, 30, 40_000, 2, 1, 40),
+    PlanMode.C: _budget(240_000, 48, 100_000, 8, 5, 40),
+    PlanMode.D: _budget(180_000, 36, 80_000, 6, 4, 30),
+    PlanMode.CLARIFY: _budget(30_000, 4, 4_000, 2, 1, 0),
+}
+TOP_K = 8
+_LOGIN_FIELDS = ("username", "email", "password")
+
+
+@dataclass
+class _Draft:
+    """Steps and gates being assembled for one plan."""
+
+    spec: TaskSpecV1
+    context: ContextPack
+    signals: Signals
+    steps: list[Step] = field(default_factory=list)
+    gates: list[PolicyGate] = field(default_factory=list)
+    sub_queries: list[SubQuery] = field(default_factory=list)
+
+    def add(self, step_id: str, step_type: StepType, name: str, depends_on: list[str], **fields: Any) -> str:
+        self.steps.append(
+            Step(step_id=step_id, type=step_type, name=name, depends_on=list(depends_on), **fields)
+        )
+        return step_id
+
+    def gate(self, kind: GateKind, what: str) -> str:
+        gate = make_gate(kind, self.spec, what)
+        self.gates.append(gate)
+        return gate.gate_id
+
+
+def action_clause(spec: TaskSpecV1) -> str:
+    """The task from its first action verb on: the goal an ACT step pursues."""
+    text = Text(spec.user_query)
+    hits = search_terms(blank(text, lx.NOT_ACTION), lx.ACTION)
+    start = hits[0].start() if hits else 0
+    return collapse_spaces(text.original[start:]) or collapse_spaces(spec.user_query)
+
+
+def start_url(spec: TaskSpecV1, context: ContextPack) -> str | None:
+    urls = [e.value for e in spec.entities if e.kind == "url"]
+    return urls[0] if urls else context.active_tab.url
+
+
+def _research(d: _Draft, after: list[str], *, optional_retrieve: bool = False) -> list[str]:
+    """[OPEN_URL for named pages] RETRIEVE -> FETCH_DATA? -> COMPUTE; returns the step ids made."""
+    flags, spec = d.signals.flags, d.spec
+    made: list[str] = []
+    if spec.intent is Intent.RESEARCH:
+        urls = [e.value for e in spec.entities if e.kind == "url"]
+        if flags.this_page and d.context.active_tab.url:
+            urls.insert(0, d.context.active_tab.url)
+        for i, url in enumerate(dict.fromkeys(urls), 1):
+            made.append(d.add(f"stp_o{i}", StepType.OPEN_URL, f"Open {url}", after, inputs={"url": url}))
+    if not made or flags.compare or flags.news or flags.data:
+        d.sub_queries = generate_sub_queries(
+            spec, compare=flags.compare, data=flags.data, news=flags.news, state=bool(after)
+        )
+        queries = [sq.model_dump(mode="json", exclude_none=True) for sq in d.sub_queries]
+        made.append(
+            d.add(
+                "stp_r1",
+                StepType.RETRIEVE,
+                "Retrieve evidence",
+                after,
+                optional=optional_retrieve,
+                inputs={"sub_queries": queries, "top_k": TOP_K},
+                config={"top_k": TOP_K},
+            )
+        )
+    if flags.data or flags.compare:
+        made.append(
+            d.add(
+                "stp_f1",
+                StepType.FETCH_DATA,
+                "Parse tables into records",
+                list(made),
+                optional=True,
+                inputs={"from": "evidence", "extract": "tables"},
+            )
+        )
+    if not d.signals.needs_action:
+        purpose, name, optional = "synthesize_answer", "Synthesize the answer with citations", False
+    elif spec.intent is Intent.ACTION_THEN_RESEARCH:
+        purpose, name, optional = "compare_state_with_sources", "Explain the state against the sources", False
+    else:
+        purpose, name, optional = (
+            "score_and_prepare_payload",
+            "Score, recommend and prepare the payload",
+            True,
+        )
+    made.append(
+        d.add(
+            "stp_c1",
+            StepType.COMPUTE,
+            name,
+            [*after, *made],
+            optional=optional,
+            inputs={"task": purpose, "payload": dict(spec.payload)},
+        )
+    )
+    return made
+
+
+def _final_kind(d: _Draft) -> GateKind | None:
+    """The sensitive last action the task asked for, or None (also None under no_submit)."""
+    flags = d.signals.flags
+    if d.spec.constraints.no_submit:
+        return None
+    if flags.payment:
+        return GateKind.PAYMENT
+    if flags.delete:
+        return GateKind.DELETE
+    if flags.wants_submit:
+        return GateKind.SUBMIT
+    if flags.send and not flags.form:
+        return GateKind.SEND
+    return None
+
+
+def _act(d: _Draft, after: list[str], *, read_state: bool) -> list[str]:
+    """The act blueprint: [sign in ->] open -> locate -> fill -> verify -> stop [-> submit step]."""
+    url = start_url(d.spec, d.context)
+    payload = dict(d.spec.payload)
+    goal = action_clause(d.spec)
+    made: list[str] = []
+    if has_terms(Text(d.spec.user_query), lx.LOGIN_VERBS):
+        creds = {k: payload.pop(k) for k in _LOGIN_FIELDS if k in payload}
+        gate = d.gate(GateKind.LOGIN, url or "the site")
+        inputs: dict[str, Any] = {
+            "goal": "Sign in to the site",
+            "payload": creds,
+            **({"url": url} if url else {}),
+        }
+        made.append(
+            d.add(
+                "stp_a0",
+                StepType.ACT,
+                "Sign in",
+                after,
+                policy_gate_id=gate,
+                inputs=inputs,
+                config={"blueprint": ["open", "locate", "fill", "submit", "verify"]},
+            )
+        )
+    if read_state:
+        goal = f"Read the current state, change nothing: {goal}"
+        name, blueprint = "Read the current state", ["open", "locate", "verify", "stop"]
+    else:
+        name = "Prefill the form (no submit)" if d.spec.constraints.no_submit else "Perform the action"
+        blueprint = ["open", "locate", "fill", "verify", "stop"]
+    flags = d.signals.flags
+    gate = d.gate(GateKind.DOWNLOAD if flags.download and not flags.form else GateKind.ACTION, name.lower())
+    inputs = {"goal": goal, "payload": payload, **({"url": url} if url and not made else {})}
+    made.append(
+        d.add(
+            "stp_a1",
+            StepType.ACT,
+            name,
+            made[-1:] or after,
+            policy_gate_id=gate,
+            inputs=inputs,
+            config={"blueprint": blueprint},
+        )
+    )
+    final = None if read_state else _final_kind(d)
+    if final is not None:
+        gate = d.gate(final, f"{final.value} step")
+        made.append(
+            d.add(
+                "stp_a2",
+                StepType.ACT,
+                f"Confirm the {final.value}",
+                made[-1:],
+                policy_gate_id=gate,
+                inputs={"goal": f"{final.value.capitalize()}: {goal}", "payload": {}},
+                config={"blueprint": ["locate", final.value, "verify"]},
+            )
+        )
+    return made
+
+
+def _verify(mode: PlanMode, d: _Draft) -> VerifyCriteria:
+    research = mode in (PlanMode.A, PlanMode.C, PlanMode.D)
+    retrieve = next((s for s in d.steps if s.type is StepType.RETRIEVE), None)
+    min_evidence = 0
+    if research and retrieve is not None and not retrieve.optional:
+        min_evidence = 1 if mode is PlanMode.D else 2
+    elif research and any(s.type is StepType.OPEN_URL for s in d.steps):
+        min_evidence = 1
+    return VerifyCriteria(
+        require_citations=research and d.spec.constraints.must_have_citations and min_evidence > 0,
+        ui_receipt_required=mode in (PlanMode.B, PlanMode.C, PlanMode.D),
+        min_evidence=min_evidence,
+        freshness_days=7 if research and d.signals.flags.news else None,
+    )
+
+
+def build_plan(spec: TaskSpecV1, context: ContextPack, signals: Signals, route: Route) -> ExecutionPlan:
+    """The plan for `route.mode`: validated by ExecutionPlan, executable as is."""
+    d = _Draft(spec=spec, context=context, signals=signals)
+    if route.mode is PlanMode.A:
+        _research(d, [])
+    elif route.mode is PlanMode.B:
+        _act(d, [], read_state=False)
+    elif route.mode is PlanMode.C:
+        research = _research(d, [])
+        _act(d, research[-1:], read_state=False)
+    elif route.mode is PlanMode.D:
+        acted = _act(d, [], read_state=True)
+        _research(d, acted, optional_retrieve=not signals.flags.research)
+    return ExecutionPlan(
+        plan_status=route.plan_status,
+        mode=route.mode,
+        task=spec,
+        context=context,
+        steps=d.steps,
+        sub_queries=d.sub_queries,
+        policy_gates=d.gates,
+        budget=BUDGETS[route.mode].model_copy(),
+        verify_criteria=_verify(route.mode, d) if d.steps else VerifyCriteria(),
+        reason_codes=route.reason_codes,
+        clarification_question=route.clarification_question,
+    )

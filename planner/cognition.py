@@ -1,0 +1,266 @@
+"""Cognition for ACT steps (seed 003): (goal, payload, observation, history) -> CognitionDecision.
+
+A pure decision: no I/O, no state. The executor's act loop observes, asks, performs the actions,
+and asks again with the outcomes in `history`. RuleCognition fills forms from a payload by matching
+field labels / names / placeholders to payload keys and clicks by visible text, so structured act
+goals run without a model. Low confidence never leads to an irreversible action.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from difflib import SequenceMatcher
+from typing import Any, Literal, Protocol
+
+from pydantic import BaseModel, Field
+
+from browser.models import ElementInfo, Observation
+from planner._text import Text, fold, has_terms
+from planner.payload import FIELD_WORDS
+
+Decision = Literal["answer", "act", "request_info", "reject", "noop"]
+LOW_CONFIDENCE = 0.5
+MATCH_THRESHOLD = 0.6
+
+
+class HistoryEntry(BaseModel):
+    """One action the loop performed and how it went (ActionOutcome.status)."""
+
+    action: dict[str, Any]
+    status: str = "ok"
+    message: str = ""
+
+
+class CognitionDecision(BaseModel):
+    decision: Decision
+    actions: list[dict[str, Any]] = Field(default_factory=list)
+    confidence: float = Field(ge=0.0, le=1.0)
+    rationale: str = ""
+    answer: str | None = None
+    question: str | None = None
+
+
+class Cognition(Protocol):
+    async def decide(
+        self, goal: str, payload: dict[str, str], observation: Observation, history: Sequence[HistoryEntry]
+    ) -> CognitionDecision: ...
+
+
+_EXTRA_WORDS: dict[str, tuple[str, ...]] = {
+    "email": ("your email", "work email", "e mail"),
+    "name": ("your full name", "contact name", "họ và tên của bạn"),
+    "phone": ("phone no", "telephone", "mobile number", "số đt"),
+    "company": ("company / organization", "business name", "tên doanh nghiệp"),
+    "package": ("plan", "tier", "subscription", "gói", "gói dịch vụ", "loại gói"),
+}
+_TYPE_FOR_KEY = {"email": "email", "phone": "tel", "password": "password", "website": "url"}
+_FILLABLE_ROLES = {"textbox", "searchbox", "combobox", "spinbutton"}
+_NOT_FILLABLE_TYPES = {"submit", "button", "reset", "hidden", "checkbox", "radio", "file", "image"}
+_SUBMIT_WORDS = (
+    "submit",
+    "send",
+    "sign up",
+    "register",
+    "create account",
+    "continue",
+    "confirm",
+    "pay",
+    "place order",
+    "gửi",
+    "đăng ký",
+    "xác nhận",
+    "tiếp tục",
+    "thanh toán",
+    "đặt hàng",
+)
+_IRREVERSIBLE_GOAL = re.compile(r"(?i)^(submit|send|payment|purchase|delete)\b")
+_CLICK = re.compile(
+    r"(?i)(?:click|press|tap|bấm|nhấn|nhấp)(?:\s+(?:on|vào|the|nút|button))*\s+[\"'“]?([^\"'”,.;]+)"
+)
+_NOISE = re.compile(r"\(required\)|\(bắt buộc\)|bắt buộc|required|optional|\*|:")
+
+
+def norm(text: str) -> str:
+    """Case, diacritics, punctuation and spacing do not matter when matching labels."""
+    return re.sub(r"[^a-z0-9]+", " ", fold(_NOISE.sub(" ", text.lower()))).strip()
+
+
+def synonyms(key: str) -> list[str]:
+    words = [key, key.replace("_", " "), *FIELD_WORDS.get(key, ()), *_EXTRA_WORDS.get(key, ())]
+    return list(dict.fromkeys(norm(w) for w in words if norm(w)))
+
+
+def fillable(el: ElementInfo) -> bool:
+    if not el.visible or not el.enabled:
+        return False
+    if el.input_type in _NOT_FILLABLE_TYPES:
+        return False
+    return el.tag in ("input", "textarea", "select") or (el.role or "") in _FILLABLE_ROLES
+
+
+def match_score(key: str, el: ElementInfo) -> float:
+    """1.0 for an exact label/placeholder synonym, less for containment, type hints, or fuzz."""
+    texts = [norm(t) for t in (el.name, el.placeholder or "") if t and norm(t)]
+    best = 0.0
+    if el.input_type and _TYPE_FOR_KEY.get(key) == el.input_type:
+        best = 0.9
+    for syn in synonyms(key):
+        for text in texts:
+            if text == syn:
+                return 1.0
+            if re.search(rf"(?<![a-z0-9]){re.escape(syn)}(?![a-z0-9])", text):
+                best = max(best, 0.85 - 0.05 * (len(text.split()) - len(syn.split())) / 4)
+            else:
+                best = max(best, SequenceMatcher(None, syn, text).ratio() * 0.8)
+    return best
+
+
+def _already(key_value: str, el: ElementInfo, history: Sequence[HistoryEntry]) -> bool:
+    if el.value is not None and not el.value_hidden and el.value == key_value:
+        return True
+    for h in history:
+        target = h.action.get("target") or {}
+        if (
+            h.status == "ok"
+            and h.action.get("kind") in ("fill", "select")
+            and target.get("index") == el.index
+        ):
+            return True
+    return False
+
+
+def assign_fields(
+    payload: dict[str, str], elements: Sequence[ElementInfo]
+) -> dict[str, tuple[ElementInfo, float]]:
+    """Greedy best-first matching: each payload key to at most one element, and vice versa."""
+    pairs = sorted(
+        ((match_score(k, el), k, el) for k in payload for el in elements if fillable(el)),
+        key=lambda p: (-p[0], p[2].index),
+    )
+    chosen: dict[str, tuple[ElementInfo, float]] = {}
+    used: set[int] = set()
+    for score, key, el in pairs:
+        if score < MATCH_THRESHOLD or key in chosen or el.index in used:
+            continue
+        chosen[key] = (el, score)
+        used.add(el.index)
+    return chosen
+
+
+def _fill_action(el: ElementInfo, value: str) -> dict[str, Any]:
+    if el.tag == "select" or el.options:
+        option = max(
+            el.options, key=lambda o: SequenceMatcher(None, norm(o), norm(value)).ratio(), default=value
+        )
+        return {"kind": "select", "target": {"index": el.index}, "value": option}
+    return {"kind": "fill", "target": {"index": el.index}, "value": value}
+
+
+def _click_target(goal: str, observation: Observation) -> ElementInfo | None:
+    m = _CLICK.search(goal)
+    submit_goal = bool(_IRREVERSIBLE_GOAL.match(goal))
+    clickable = [e for e in observation.elements if e.visible and e.enabled and not fillable(e)]
+    if m:
+        wanted = norm(m.group(1))
+        scored = [(SequenceMatcher(None, wanted, norm(e.name)).ratio(), e) for e in clickable if e.name]
+        scored = [(s, e) for s, e in scored if s >= 0.75 or (wanted and wanted in norm(e.name))]
+        if scored:
+            return max(scored, key=lambda p: (p[0], -p[1].index))[1]
+    if submit_goal:
+        for el in clickable:
+            if el.input_type == "submit" or has_terms(Text(el.name), _SUBMIT_WORDS):
+                return el
+    return None
+
+
+def _clicked(el: ElementInfo, history: Sequence[HistoryEntry]) -> bool:
+    return any(
+        h.action.get("kind") == "click"
+        and (h.action.get("target") or {}).get("index") == el.index
+        and h.status == "ok"
+        for h in history
+    )
+
+
+def rule_decide(
+    goal: str, payload: dict[str, str], observation: Observation, history: Sequence[HistoryEntry]
+) -> CognitionDecision:
+    """The rule policy: fill what the payload names, click what the goal names, then finish."""
+    if goal.lower().startswith("read the current state"):
+        if any(h.action.get("kind") == "extract" and h.status == "ok" for h in history):
+            return CognitionDecision(
+                decision="answer",
+                confidence=0.8,
+                rationale="state read",
+                actions=[{"kind": "done", "success": True, "summary": "state read"}],
+            )
+        return CognitionDecision(
+            decision="act",
+            confidence=0.9,
+            rationale="read the page text",
+            actions=[{"kind": "extract", "what": "text"}],
+        )
+    chosen = assign_fields(payload, observation.elements)
+    actions = [
+        _fill_action(el, payload[k]) for k, (el, _) in chosen.items() if not _already(payload[k], el, history)
+    ]
+    missing = [k for k in payload if k not in chosen]
+    scores = [s for _, s in chosen.values()]
+    confidence = (sum(scores) / len(scores) if scores else 1.0) * (
+        1 - len(missing) / max(len(payload), 1) / 2
+    )
+    if actions:
+        return CognitionDecision(
+            decision="act",
+            actions=actions,
+            confidence=round(confidence, 3),
+            rationale=f"fill {', '.join(k for k in chosen)} from the payload",
+        )
+    target = _click_target(goal, observation)
+    if target is not None and not _clicked(target, history):
+        decision = CognitionDecision(
+            decision="act",
+            confidence=round(min(confidence, 0.9), 3),
+            actions=[{"kind": "click", "target": {"index": target.index}}],
+            rationale=f'click "{target.name}" named by the goal',
+        )
+        return guard_low_confidence(decision, goal)
+    if missing and not chosen:
+        return CognitionDecision(
+            decision="request_info",
+            confidence=0.2,
+            question=f"I cannot find fields for {', '.join(missing)} on {observation.url}.",
+            rationale="no payload key matched any field",
+        )
+    summary = f"filled {len(chosen)} field(s)" + (f"; not found: {', '.join(missing)}" if missing else "")
+    return CognitionDecision(
+        decision="answer",
+        confidence=round(confidence, 3),
+        rationale=summary,
+        actions=[{"kind": "done", "success": not missing, "summary": summary}],
+        answer=summary,
+    )
+
+
+def guard_low_confidence(decision: CognitionDecision, goal: str) -> CognitionDecision:
+    """Seed 003: below LOW_CONFIDENCE an irreversible step becomes a question, never an action."""
+    if decision.confidence >= LOW_CONFIDENCE or not _IRREVERSIBLE_GOAL.match(goal):
+        return decision
+    if not any(a.get("kind") in ("click", "press") for a in decision.actions):
+        return decision
+    return CognitionDecision(
+        decision="request_info",
+        confidence=decision.confidence,
+        question="I am not sure this is the right control to submit. Should I go on?",
+        rationale=f"low confidence ({decision.confidence}) on an irreversible step",
+    )
+
+
+class RuleCognition:
+    """Cognition without a model (the default offline)."""
+
+    async def decide(
+        self, goal: str, payload: dict[str, str], observation: Observation, history: Sequence[HistoryEntry]
+    ) -> CognitionDecision:
+        return rule_decide(goal, payload, observation, history)

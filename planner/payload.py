@@ -1,0 +1,111 @@
+"""Form values a task names ("fill the form with name Alice, email a@b.co and company Acme").
+
+Only the part of the task after the first action verb is read, so "research company X" never turns
+into a company field. Keys are canonical (name, email, company, phone, ...), values keep their case.
+"""
+
+from __future__ import annotations
+
+import re
+
+from planner._text import Text, fold, search_terms, strip_quotes
+from planner.lexicon import ACTION
+
+#: canonical key -> the words a person uses for it (longest phrases win over their prefixes).
+FIELD_WORDS: dict[str, tuple[str, ...]] = {
+    "company": ("company name", "company", "organization", "organisation", "tên công ty", "công ty",
+                "doanh nghiệp", "tổ chức"),
+    "username": ("username", "user name", "login name", "tên đăng nhập", "tên tài khoản"),
+    "name": ("full name", "your name", "name", "họ và tên", "họ tên", "tên"),
+    "first_name": ("first name", "given name"),
+    "last_name": ("last name", "surname", "family name", "họ"),
+    "email": ("email address", "email", "e-mail", "mail", "địa chỉ email", "thư điện tử"),
+    "phone": ("phone number", "phone", "mobile", "tel", "số điện thoại", "điện thoại", "sđt", "sdt"),
+    "address": ("address", "địa chỉ"),
+    "city": ("city", "thành phố", "tỉnh"),
+    "job_title": ("job title", "position", "chức vụ", "vị trí"),
+    "message": ("message", "note", "comment", "lời nhắn", "ghi chú", "nội dung"),
+    "website": ("website", "trang web"),
+    "password": ("password", "mật khẩu"),
+}  # fmt: skip
+_WORD_TO_KEY = {w: k for k, words in FIELD_WORDS.items() for w in words}
+_ALL_WORDS = tuple(_WORD_TO_KEY)
+_SEP = re.compile(r"^\s*(?:(?:is|là|la|of)\b|=|:)?\s*", re.IGNORECASE)
+_STOP = re.compile(
+    r"(?i)\s*(?:[,;()\n]|\s(?:and|và|va|then|rồi|roi|but|nhưng|nhung|after that|sau đó)\s|\.\s|\.$|$)"
+)
+_EMAIL = re.compile(r"^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
+_PLACEHOLDER = re.compile(r"\{\{secret:[a-z0-9_]+\}\}")
+#: "fill the email field" names a field, not a value (lower case only: "An" is a name).
+_BAD_VALUE = re.compile(r"^(?:field|fields|box|input|ô|trường|the|a|an|form|it|này|Field|The|Form)\b")
+#: Addresses hold commas ("12 Ly Thuong Kiet, Ha Noi"): they end at the next field or a clause.
+_STOP_ADDRESS = re.compile(r"(?i)\s*(?:[;()\n]|\s(?:then|rồi|roi|but|nhưng|nhung)\s|\.\s|\.$|$)")
+
+
+_FOLDED_TO_KEY = {" ".join(fold(w).split()): k for w, k in _WORD_TO_KEY.items()}
+_MARKED_TO_KEY = {w.lower(): k for w, k in _WORD_TO_KEY.items()}
+
+
+def _key_for(phrase: str) -> str | None:
+    """The canonical key of a matched field word (accent-exact first, then folded)."""
+    spaced = " ".join(phrase.lower().split())
+    return _MARKED_TO_KEY.get(spaced) or _FOLDED_TO_KEY.get(fold(spaced))
+
+
+def _action_start(text: Text) -> int | None:
+    hits = search_terms(text, ACTION)
+    return hits[0].end() if hits else None
+
+
+def extract_payload(text: Text) -> dict[str, str]:
+    """Field -> value for every field word followed by a value after the first action verb."""
+    start = _action_start(text)
+    if start is None:
+        return {}
+    secret_spans = [m.span() for m in _PLACEHOLDER.finditer(text.original)]
+    hits = [
+        m
+        for m in search_terms(text, _ALL_WORDS)
+        if m.start() >= start and not any(a <= m.start() < b for a, b in secret_spans)
+    ]
+    hits = _drop_overlaps(hits)
+    payload: dict[str, str] = {}
+    for i, m in enumerate(hits):
+        key = _key_for(text.original[m.start() : m.end()])
+        if key is None or key in payload:
+            continue
+        limit = hits[i + 1].start() if i + 1 < len(hits) else len(text.original)
+        value = _value_after(text.original, m.end(), limit, key)
+        if value:
+            payload[key] = value
+    return payload
+
+
+def _drop_overlaps(hits: list[re.Match[str]]) -> list[re.Match[str]]:
+    kept: list[re.Match[str]] = []
+    for m in sorted(hits, key=lambda h: (h.start(), -(h.end() - h.start()))):
+        if kept and m.start() < kept[-1].end():
+            continue
+        kept.append(m)
+    return kept
+
+
+def _value_after(original: str, pos: int, limit: int, key: str) -> str | None:
+    rest = original[pos:limit]
+    sep = _SEP.match(rest)
+    rest = rest[sep.end() :] if sep else rest
+    if key == "email":
+        m = _EMAIL.match(rest)
+        return m.group(0) if m else None
+    if rest[:1] in "\"'“‘«":
+        close = {'"': '"', "'": "'", "“": "”", "‘": "’", "«": "»"}[rest[0]]
+        end = rest.find(close, 1)
+        if end > 0:
+            return rest[1:end].strip() or None
+    stop = (_STOP_ADDRESS if key == "address" else _STOP).search(rest)
+    value = strip_quotes(rest[: stop.start()] if stop else rest).strip(" ,")
+    if not value or _BAD_VALUE.match(value) or len(value) > 80:
+        return None
+    if key == "password" and not value.startswith("{{secret:"):
+        return None
+    return value

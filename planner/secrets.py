@@ -1,0 +1,135 @@
+"""Secrets typed into a task (passwords, tokens, card numbers) become placeholders at once.
+
+The value is cut out of the text before anything else reads it; only the returned mapping holds
+it, wrapped in SecretStr so a stray repr or log line shows stars. The browser layer resolves
+`{{secret:NAME}}` when it types.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from pydantic import SecretStr
+
+from planner.models import SecretRef, secret_placeholder
+
+_SEP = r"(?P<sep>\s*(?:\bis\b|=|:|\blà\b|\bla\b)?)\s*"
+_VALUE = r"(?P<value>\"[^\"]+\"|'[^']+'|[^\s,;()]+)"
+
+#: (secret name, kind, pattern); the named group `value` is what gets replaced.
+_PATTERNS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    (
+        "password",
+        "password",
+        re.compile(rf"(?i)\b(?:password|passwd|pwd|pass|mật\s*khẩu|mat\s*khau|mk){_SEP}{_VALUE}"),
+    ),
+    (
+        "api_key",
+        "token",
+        re.compile(rf"(?i)\b(?:api[\s_-]?key|secret[\s_-]?key|access[\s_-]?key){_SEP}{_VALUE}"),
+    ),
+    ("token", "token", re.compile(rf"(?i)\b(?:token|bearer|otp|mã\s*otp|ma\s*otp){_SEP}{_VALUE}")),
+    ("token", "token", re.compile(r"(?P<value>\b(?:sk|pk|ghp|gho|xox[bp])[-_][A-Za-z0-9_\-]{12,})")),
+    ("card_cvv", "other", re.compile(rf"(?i)\b(?:cvv|cvc|cvv2){_SEP}(?P<value>\d{{3,4}})\b")),
+)
+_CARD = re.compile(r"(?<![\d-])(?P<value>\d(?:[ -]?\d){12,18})(?![\d-])")
+_PLACEHOLDER = re.compile(r"^\{\{secret:[a-z][a-z0-9_]*\}\}$")
+
+
+def luhn_ok(digits: str) -> bool:
+    total = 0
+    for i, ch in enumerate(reversed(digits)):
+        d = int(ch)
+        if i % 2 == 1:
+            d = d * 2 - 9 if d * 2 > 9 else d * 2
+        total += d
+    return total % 10 == 0
+
+
+@dataclass
+class SecretScan:
+    """The task text with secrets replaced, the declared refs, and the values (held apart)."""
+
+    text: str
+    refs: list[SecretRef] = field(default_factory=list)
+    values: dict[str, SecretStr] = field(default_factory=dict)
+
+    def declare(self, base: str, kind: str, value: str) -> str:
+        for ref in self.refs:
+            if self.values[ref.name].get_secret_value() == value:
+                return ref.placeholder
+        name = base
+        n = 2
+        while name in self.values:
+            name = f"{base}_{n}"
+            n += 1
+        self.refs.append(SecretRef.model_validate({"name": name, "kind": kind}))
+        self.values[name] = SecretStr(value)
+        return secret_placeholder(name)
+
+
+def _unquote(value: str) -> str:
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+        return value[1:-1]
+    return value
+
+
+def extract_secrets(task: str) -> SecretScan:
+    """Replaces every secret value in `task` by its placeholder; pure and deterministic."""
+    scan = SecretScan(text=task)
+    for base, kind, pattern in _PATTERNS:
+        scan.text = _replace(scan, pattern, base, kind)
+    scan.text = _replace_cards(scan)
+    return scan
+
+
+def _looks_secret(m: re.Match[str], value: str) -> bool:
+    """ "password reset" is not a password: a bare word needs a separator or a digit/symbol."""
+    sep = (m.groupdict().get("sep") or "").strip()
+    if sep or "sep" not in m.groupdict():
+        return True
+    return not value.isalpha()
+
+
+def _replace(scan: SecretScan, pattern: re.Pattern[str], base: str, kind: str) -> str:
+    out: list[str] = []
+    pos = 0
+    for m in pattern.finditer(scan.text):
+        raw = m.group("value")
+        value = _unquote(raw.rstrip("."))
+        if not value or _PLACEHOLDER.match(value) or "{{secret:" in raw:
+            continue
+        if not _looks_secret(m, value):
+            continue
+        start, end = m.span("value")
+        if raw.endswith(".") and len(raw) > 1:
+            end -= 1
+        out.append(scan.text[pos:start])
+        out.append(scan.declare(base, kind, value))
+        pos = end
+    out.append(scan.text[pos:])
+    return "".join(out)
+
+
+def _replace_cards(scan: SecretScan) -> str:
+    out: list[str] = []
+    pos = 0
+    for m in _CARD.finditer(scan.text):
+        digits = re.sub(r"\D", "", m.group("value"))
+        if not 13 <= len(digits) <= 19 or not luhn_ok(digits):
+            continue
+        out.append(scan.text[pos : m.start("value")])
+        out.append(scan.declare("card_number", "card_number", digits))
+        pos = m.end("value")
+    out.append(scan.text[pos:])
+    return "".join(out)
+
+
+def redact(text: str, values: dict[str, SecretStr]) -> str:
+    """Replaces any literal secret value still present in `text` (defence for model output)."""
+    for name, secret in values.items():
+        raw = secret.get_secret_value()
+        if raw:
+            text = text.replace(raw, secret_placeholder(name))
+    return text

@@ -1,0 +1,61 @@
+"""The planner's front door for the app: `make_plan(task, ...) -> PlanResult` (plan + trace + secrets)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+from pydantic import SecretStr
+
+from planner.architect import LLMPlanner
+from planner.context import build_context
+from planner.llm import LLMSettings
+from planner.models import ContextPack, ExecutionPlan
+from planner.rules import plan_rules
+from planner.tracing import PlanTrace, Tracer
+from planner.understand import understand
+
+PlannerChoice = Literal["rules", "llm", "auto"]
+
+
+class PlannerConfigError(ValueError):
+    """`--planner llm` was asked for but no model endpoint or key is configured."""
+
+
+@dataclass(frozen=True)
+class PlanResult:
+    """The plan, how it was made, and the declared secrets (for the browser layer only)."""
+
+    plan: ExecutionPlan
+    trace: PlanTrace
+    planner_used: Literal["rules", "llm"]
+    secrets: dict[str, SecretStr] = field(default_factory=dict, repr=False)
+
+
+async def make_plan(
+    task: str,
+    *,
+    context: ContextPack | None = None,
+    planner: PlannerChoice = "auto",
+    llm: LLMSettings | None = None,
+) -> PlanResult:
+    """`auto` uses the model when one is configured (falling back to the rules on any failure)."""
+    understood = understand(task, context or build_context(task))
+    ctx = context or understood.context
+    use_llm = llm is not None and llm.configured and planner != "rules"
+    if planner == "llm" and not use_llm:
+        raise PlannerConfigError("the llm planner needs a model: set a base URL or an API key")
+    if not use_llm or llm is None:
+        tracer = Tracer()
+        plan = plan_rules(understood, ctx).model_copy(update={"trace_id": tracer.trace.trace_id})
+        tracer.event("architect_output", mode=plan.mode.value, step_count=len(plan.steps), planner="rules")
+        return PlanResult(plan=plan, trace=tracer.trace, planner_used="rules", secrets=understood.secrets)
+    architect = LLMPlanner(llm)
+    try:
+        plan = await architect.plan(understood, ctx)
+    finally:
+        await architect.aclose()
+    used: Literal["rules", "llm"] = (
+        "rules" if any(c.startswith("LLM_FALLBACK:") for c in plan.reason_codes) else "llm"
+    )
+    return PlanResult(plan=plan, trace=architect.tracer.trace, planner_used=used, secrets=understood.secrets)
