@@ -53,6 +53,7 @@ from executor.output import OutputFormatter
 from executor.rate_limit import RateLimitShield
 from executor.registry import RunnerRegistry
 from executor.retry import MODE_RETRY_POLICIES, RetryBackoffManager, RetryPolicy
+from executor.run_resources import ResourcesFactory, RunResources
 from executor.scheduler import StepScheduler
 from executor.tool_engine import ToolCallEngine
 from executor.tools import Tool, ToolContext
@@ -78,6 +79,7 @@ class _RunState:
     act_actions: list[str] = field(default_factory=list)
     last_url: str | None = None
     run_dir: str | None = None
+    resources: RunResources | None = None
 
 
 class RunConductor:
@@ -93,8 +95,10 @@ class RunConductor:
         confirm: ConfirmHandler | None = None,
         retry_policies: Mapping[ExecMode, RetryPolicy] | None = None,
         rate_overrides: dict[str, tuple[float, int]] | None = None,
+        resources: ResourcesFactory | None = None,
     ) -> None:
         self.tools = tools
+        self.resources_factory = resources
         self.store = store
         self.registry = registry or RunnerRegistry()
         self.events: EventSink = events or NullSink()
@@ -126,7 +130,20 @@ class RunConductor:
                 )
             )
             log.info("run started", extra={"exec_mode": str(mode), "resumed": checkpoint is not None})
-            bundle = await self._run(state, runtime, checkpoint)
+            resources = None
+            if self.resources_factory is not None and run_dir is not None:
+                resources = self.resources_factory(run_id, Path(run_dir))
+            state.resources = resources
+            try:
+                bundle = await self._run(state, runtime, checkpoint)
+            except BaseException:
+                if resources is not None:  # cancelled or crashed: still flush receipts, free the browser
+                    await asyncio.shield(resources.close("INTERRUPTED", "run interrupted", {"plan": plan}))
+                raise
+            if resources is not None:
+                await resources.close(
+                    str(bundle.run_status), bundle.reason, {"task": task, "plan": plan, "bundle": bundle}
+                )
             self.store.finish_run(run_id, bundle)
             self.events.publish(RunFinished(run_id=run_id, bundle=bundle))
             log.info("run finished", extra={"run_status": str(bundle.run_status), "reason": bundle.reason})
@@ -224,6 +241,7 @@ class RunConductor:
                 decision, approval = gatekeeper.decide(step, approvals)
                 if approval is not None and approval.decided_by == "confirmed_gates":
                     self.store.record_approval(approval)
+                    await self._record_gate(state, decision, "approved", approval.decided_by)
                 if decision.decision is GateVerdict.NEED_CONFIRM:
                     approval, pending = await self._ask(state, step, decision, broker)
                     if approval is None:
@@ -246,6 +264,7 @@ class RunConductor:
                         gate=decision,
                     )
                     state.step_runs[step.step_id] = blocked
+                    await self._record_gate(state, decision, "declined", decision.decided_by or "policy")
                     pending = PendingUserInput(
                         kind="BLOCKED",
                         message=f"gate {decision.gate_id} {decision.reason}",
@@ -299,15 +318,49 @@ class RunConductor:
             step_name=step.name or step.type_name,
             step_type=step.type_name,
             step_inputs=step.inputs,
+            screenshot_path=await self._gate_screenshot(state, step),
             checkpoint_ref=ref,
         )
         approval = await broker.resolve(request)
-        if approval is not None:
+        if approval is None:
+            await self._record_gate(state, decision, "pending", "nobody yet")
+        else:
             self.store.record_approval(approval)
+            if approval.approved:  # a decline is recorded where the run ends BLOCKED_POLICY
+                await self._record_gate(state, decision, "approved", approval.decided_by)
             self.events.publish(
                 GateDecided(run_id=state.run_id, decision=decision, approved=approval.approved)
             )
         return approval, pending
+
+    @staticmethod
+    async def _gate_screenshot(state: _RunState, step: Step) -> str | None:
+        """The page as it is now, for the person deciding; None before the run opened a browser."""
+        resources = state.resources
+        if resources is None or not resources.browser_started:
+            return None
+        path = resources.run_dir / "gates" / f"{step.step_id}.png"
+        path.parent.mkdir(parents=True, exist_ok=True)
+        driver = await resources.driver()
+        await driver.capture(screenshot=True, path=path)
+        return str(path)
+
+    @staticmethod
+    async def _record_gate(state: _RunState, decision: GateDecisionV1, verdict: str, decided_by: str) -> None:
+        """Every gate decision joins the receipts' hash chain, scoped to its run, gate and step."""
+        if state.resources is None:
+            return
+        recorder = await state.resources.recorder()
+        await recorder.record_gate_decision(
+            gate_id=decision.gate_id,
+            decision=verdict,
+            step_id=decision.step_id,
+            scope="step",
+            decided_by=decided_by,
+            gate_kind=decision.gate_kind,
+            reason=decision.reason,
+            blocked_actions=decision.blocked_actions,
+        )
 
     async def _execute(
         self,
@@ -332,6 +385,7 @@ class RunConductor:
             step_outputs=MappingProxyType(state.outputs),
             evidence=ledger.items,
             run_dir=state.run_dir,
+            resources=state.resources,
         )
         with bind_log_context(step_id=step.step_id):
             try:

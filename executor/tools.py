@@ -9,6 +9,7 @@ from typing import Any, Protocol
 from pydantic import Field
 
 from executor.models import EvidenceItem, GateDecisionV1, RuntimeCtxV1, ToolCallV1
+from executor.run_resources import RunResources
 from planner.models import Contract, ExecutionPlan, Step
 
 
@@ -37,6 +38,7 @@ class ToolContext:
     step_outputs: Mapping[str, Mapping[str, Any]]
     evidence: Sequence[EvidenceItem]
     run_dir: str | None = None
+    resources: RunResources | None = None
     tool_calls: list[ToolCallV1] = field(default_factory=list)
 
     @property

@@ -55,7 +55,14 @@ def _plain(data: Mapping[str, Any] | BaseModel | None) -> dict[str, Any] | None:
         return None
     if isinstance(data, BaseModel):
         return data.model_dump(mode="json", exclude_none=True)
-    return json.loads(json.dumps(dict(data), default=str))  # type: ignore[no-any-return]
+    return json.loads(json.dumps(dict(data), default=_json_default))  # type: ignore[no-any-return]
+
+
+def _json_default(value: object) -> object:
+    """Nested models keep their structure (a bundle inside run.json stays an object, not a string)."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    return str(value)
 
 
 def _expect(record: Record, kind: type[_R]) -> _R:
