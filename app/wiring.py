@@ -6,9 +6,11 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from app.settings import Settings
+from browser.models import LaunchOptions
 from executor.checkpoint_store import CheckpointStore
 from executor.entrypoint import STORE_FILENAME
 from executor.registry import RunnerRegistry
+from executor.run_resources import RunResources
 from executor.service import AgentCore
 from executor.tools import Tool
 from planner.llm import LLMSettings
@@ -39,4 +41,13 @@ def build_core(settings: Settings, *, tools: Mapping[str, Tool] | None = None) -
         runs_dir=runs_dir,
         registry=RunnerRegistry(),
         llm=llm_settings(settings),
+        resources=lambda run_id, run_dir: RunResources(
+            run_id=run_id, run_dir=run_dir, launch_options=launch_options(settings)
+        ),
+    )
+
+
+def launch_options(settings: Settings) -> LaunchOptions:
+    return LaunchOptions(
+        headless=settings.headless, executable=settings.browser_path, cdp_url=settings.cdp_url
     )

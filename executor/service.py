@@ -17,6 +17,7 @@ from executor.confirm import ConfirmHandler
 from executor.events import EventSink
 from executor.models import Approval, ApprovalPolicy, ExecMode, RunBundleV1, RuntimeCtxV1
 from executor.registry import RunnerRegistry
+from executor.run_resources import ResourcesFactory
 from executor.tools import Tool
 from planner.context import build_context
 from planner.llm import LLMSettings
@@ -38,8 +39,10 @@ class AgentCore:
         registry: RunnerRegistry | None = None,
         llm: LLMSettings | None = None,
         rate_overrides: dict[str, tuple[float, int]] | None = None,
+        resources: ResourcesFactory | None = None,
     ) -> None:
         self.store = store
+        self.resources = resources
         self.tools = tools
         self.runs_dir = runs_dir
         self.registry = registry or RunnerRegistry()
@@ -139,4 +142,5 @@ class AgentCore:
             events=events,
             confirm=confirm,
             rate_overrides=self.rate_overrides,
+            resources=self.resources,
         )
