@@ -86,16 +86,34 @@ def action_clause(spec: TaskSpecV1) -> str:
 
 
 def start_url(spec: TaskSpecV1, context: ContextPack) -> str | None:
+    """Where the ACT starts: the first URL named in the action clause ("then open X and fill it"),
+    else the first URL of the task, else the active tab."""
     urls = [e.value for e in spec.entities if e.kind == "url"]
+    clause = action_clause(spec)
+    in_clause = [u for u in urls if u in clause]
+    if in_clause:
+        return in_clause[0]
     return urls[0] if urls else context.active_tab.url
+
+
+def research_urls(spec: TaskSpecV1) -> list[str]:
+    """Pages the research part names: every URL of a research task; for research-then-action, the
+    URLs before the action clause (the one after it is where the action happens)."""
+    urls = [e.value for e in spec.entities if e.kind == "url"]
+    if spec.intent is Intent.RESEARCH:
+        return urls
+    if spec.intent is Intent.RESEARCH_THEN_ACTION:
+        clause = action_clause(spec)
+        return [u for u in urls if u not in clause]
+    return []
 
 
 def _research(d: _Draft, after: list[str], *, optional_retrieve: bool = False) -> list[str]:
     """[OPEN_URL for named pages] RETRIEVE -> FETCH_DATA? -> COMPUTE; returns the step ids made."""
     flags, spec = d.signals.flags, d.spec
     made: list[str] = []
-    if spec.intent is Intent.RESEARCH:
-        urls = [e.value for e in spec.entities if e.kind == "url"]
+    if spec.intent in (Intent.RESEARCH, Intent.RESEARCH_THEN_ACTION):
+        urls = research_urls(spec)
         if flags.this_page and d.context.active_tab.url:
             urls.insert(0, d.context.active_tab.url)
         for i, url in enumerate(dict.fromkeys(urls), 1):

@@ -61,11 +61,16 @@ def topic_of(spec: TaskSpecV1) -> str:
     return topic or collapse_spaces(spec.user_query)[:120]
 
 
+def _is_address(host: str) -> bool:
+    """An IP address or localhost names no product: "127 plans and features" searches nothing."""
+    return host == "localhost" or bool(re.fullmatch(r"[\d.]+|\[?[0-9a-fA-F:]+\]?", host))
+
+
 def state_topic(spec: TaskSpecV1) -> str:
     """For mode D: what the state belongs to (named products, else the site's host name)."""
     names = [e.value for e in spec.entities if e.kind == "product"]
     hosts = [urlsplit(e.value).hostname or "" for e in spec.entities if e.kind == "url"]
-    names += [h.removeprefix("www.").split(".")[0] for h in hosts if h]
+    names += [h.removeprefix("www.").split(".")[0] for h in hosts if h and not _is_address(h)]
     return " ".join(dict.fromkeys(n for n in names if n))
 
 
