@@ -7,7 +7,9 @@ on a threading.Event the test sets, never on a timer.
 
 from __future__ import annotations
 
+import hashlib
 import json
+import re
 import socket
 import threading
 import time
@@ -164,6 +166,27 @@ def _completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:
     }
 
 
+EMBED_DIM = 64
+
+
+def embed_text(text: str) -> list[float]:
+    """A deterministic bag-of-words vector (hashed words), so tests can predict cosine rankings."""
+    vector = [0.0] * EMBED_DIM
+    for word in re.findall(r"\w+", text.lower()):
+        vector[int(hashlib.sha1(word.encode()).hexdigest(), 16) % EMBED_DIM] += 1.0
+    return vector
+
+
+def _embeddings(body: dict[str, Any]) -> dict[str, Any]:
+    """/v1/embeddings: one hashed bag-of-words vector per input, in order."""
+    inputs = body.get("input", [])
+    texts = [inputs] if isinstance(inputs, str) else list(inputs)
+    data = [{"object": "embedding", "index": i, "embedding": embed_text(t)} for i, t in enumerate(texts)]
+    tokens = sum(len(t.split()) for t in texts)
+    usage = {"prompt_tokens": tokens, "total_tokens": tokens}
+    return {"object": "list", "data": data, "model": body.get("model", ""), "usage": usage}
+
+
 def _handler_for(server: ScriptedLLMServer) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         protocol_version = "HTTP/1.1"
@@ -202,6 +225,9 @@ def _handler_for(server: ScriptedLLMServer) -> type[BaseHTTPRequestHandler]:
             except json.JSONDecodeError:
                 body = {"_unparsed": raw.decode(errors="replace")}
             server._record(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+            if self.path.rstrip("/").endswith("/embeddings"):
+                self._send(200, json.dumps(_embeddings(body)))
+                return
             if not self.path.rstrip("/").endswith("/chat/completions"):
                 self._send(404, json.dumps({"error": {"message": "not found", "type": "not_found"}}))
                 return

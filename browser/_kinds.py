@@ -1,0 +1,271 @@
+"""One coroutine per action kind; browser/actions.py wraps them with guards, timing and redaction.
+
+Each gets the session, its (already validated) action and the timeout in ms, and may raise
+Playwright's TimeoutError / Error, which the wrapper turns into typed outcomes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from pathlib import Path
+from typing import Any
+
+from playwright.async_api import Locator, Page
+
+from browser.matching import THRESHOLD, Purpose, normalise, similarity
+from browser.models import (
+    ActionOutcome,
+    CheckAction,
+    ClickAction,
+    DoneAction,
+    DownloadAction,
+    DownloadInfo,
+    ExtractAction,
+    FillAction,
+    NavigateAction,
+    OutcomeStatus,
+    PressAction,
+    ScrollAction,
+    SelectAction,
+    Target,
+    UploadAction,
+    WaitAction,
+)
+from browser.observe import INDEX_ATTR
+from browser.session import BrowserSession
+from browser.targets import Resolution, native_locator, resolve
+
+OK = OutcomeStatus.OK
+SENSITIVE_MARK = "data-waypost-sensitive"
+_IS_SENSITIVE = """e => (e.type || "").toLowerCase() === "password" || e.hasAttribute("data-sensitive")
+  || e.hasAttribute("data-waypost-sensitive")
+  || /^cc-/.test((e.getAttribute("autocomplete") || "").toLowerCase())"""
+_TABLE_ROWS = """e => {
+  const t = e.tagName === "TABLE" ? e : (e.closest("table") || e.querySelector("table"));
+  if (!t) return null;
+  return Array.from(t.rows).map(r => Array.from(r.cells).map(c => c.innerText.replace(/\\s+/g, " ").trim()));
+}"""
+
+
+def _miss(kind: Any, resolution: Resolution) -> ActionOutcome:
+    return ActionOutcome(
+        kind=kind, status=resolution.status, message=resolution.message, candidates=resolution.candidates
+    )
+
+
+async def _locate(
+    session: BrowserSession, target: Target, limit_ms: float, purpose: Purpose | None = None
+) -> Resolution:
+    return await resolve(session.page, target, limit_ms, purpose)
+
+
+async def navigate(session: BrowserSession, action: NavigateAction, limit_ms: float) -> ActionOutcome:
+    reason = session.url_policy.check(action.url)
+    if reason is not None:
+        return ActionOutcome(kind="navigate", status=OutcomeStatus.BLOCKED, message=reason)
+    nav_timeout = float(action.timeout_ms or session.navigation_timeout_ms)
+    response = await session.page.goto(action.url, wait_until=action.wait_until, timeout=nav_timeout)
+    status = response.status if response is not None else None
+    return ActionOutcome(kind="navigate", status=OK, message=f"HTTP {status}" if status else "")
+
+
+async def click(session: BrowserSession, action: ClickAction, limit_ms: float) -> ActionOutcome:
+    found = await _locate(session, action.target, limit_ms)
+    if not found.ok or found.locator is None:
+        return _miss("click", found)
+    await found.locator.click(button=action.button, click_count=action.click_count, timeout=limit_ms)
+    return ActionOutcome(kind="click", status=OK, resolved=found.resolved)
+
+
+async def fill(session: BrowserSession, action: FillAction, limit_ms: float) -> ActionOutcome:
+    found = await _locate(session, action.target, limit_ms, "fill")
+    if not found.ok or found.locator is None:
+        return _miss("fill", found)
+    value = action.value
+    if session.vault.has_placeholder(value):
+        value = session.vault.resolve(value)
+        # Marked before typing so observations, DOM hashes and screenshots hide it from now on.
+        await found.locator.evaluate(f"e => e.setAttribute('{SENSITIVE_MARK}', '')")
+    await found.locator.fill(value, timeout=limit_ms)
+    return ActionOutcome(kind="fill", status=OK, resolved=found.resolved)
+
+
+async def select(session: BrowserSession, action: SelectAction, limit_ms: float) -> ActionOutcome:
+    found = await _locate(session, action.target, limit_ms, "select")
+    if not found.ok or found.locator is None:
+        return _miss("select", found)
+    options: list[dict[str, str]] = await found.locator.evaluate(
+        "e => Array.from(e.options || []).map(o => ({value: o.value, label: (o.label || o.text).trim()}))",
+        None,
+    )
+    if not options:
+        return ActionOutcome(
+            kind="select", status=OutcomeStatus.ERROR, message="not a <select>", resolved=found.resolved
+        )
+    wanted = [action.value] if isinstance(action.value, str) else action.value
+    chosen: list[str] = []
+    for want in wanted:
+        value = _pick_option(want, options)
+        if value is None:
+            return ActionOutcome(
+                kind="select",
+                status=OutcomeStatus.NOT_FOUND,
+                message=f"no option {want!r}",
+                candidates=[o["label"] for o in options][:25],
+                resolved=found.resolved,
+            )
+        chosen.append(value)
+    await found.locator.select_option(value=chosen, timeout=limit_ms)
+    return ActionOutcome(kind="select", status=OK, resolved=found.resolved, value=", ".join(chosen))
+
+
+def _pick_option(want: str, options: list[dict[str, str]]) -> str | None:
+    """Exact value, then label ignoring case/whitespace, then the unique near-miss label."""
+    for o in options:
+        if o["value"] == want:
+            return o["value"]
+    for o in options:
+        if normalise(o["label"]) == normalise(want):
+            return o["value"]
+    scored = sorted(((similarity(want, o["label"]), o["value"]) for o in options), reverse=True)
+    if scored and scored[0][0] >= THRESHOLD and (len(scored) == 1 or scored[1][0] < scored[0][0]):
+        return scored[0][1]
+    return None
+
+
+async def check(session: BrowserSession, action: CheckAction, limit_ms: float) -> ActionOutcome:
+    found = await _locate(session, action.target, limit_ms, "check")
+    if not found.ok or found.locator is None:
+        return _miss("check", found)
+    await found.locator.set_checked(action.checked, timeout=limit_ms)
+    return ActionOutcome(kind="check", status=OK, resolved=found.resolved)
+
+
+async def press(session: BrowserSession, action: PressAction, limit_ms: float) -> ActionOutcome:
+    if action.target is None:
+        await session.page.keyboard.press(action.key)
+        return ActionOutcome(kind="press", status=OK)
+    found = await _locate(session, action.target, limit_ms)
+    if not found.ok or found.locator is None:
+        return _miss("press", found)
+    await found.locator.press(action.key, timeout=limit_ms)
+    return ActionOutcome(kind="press", status=OK, resolved=found.resolved)
+
+
+async def scroll(session: BrowserSession, action: ScrollAction, limit_ms: float) -> ActionOutcome:
+    if action.target is not None:
+        found = await _locate(session, action.target, limit_ms)
+        if not found.ok or found.locator is None:
+            return _miss("scroll", found)
+        await found.locator.scroll_into_view_if_needed(timeout=limit_ms)
+        return ActionOutcome(kind="scroll", status=OK, resolved=found.resolved)
+    dx = {"left": -action.amount, "right": action.amount}.get(action.direction, 0)
+    dy = {"up": -action.amount, "down": action.amount}.get(action.direction, 0)
+    position = await session.page.evaluate(
+        "([dx, dy]) => { window.scrollBy(dx, dy); return [window.scrollX, window.scrollY]; }", [dx, dy]
+    )
+    return ActionOutcome(kind="scroll", status=OK, value=f"{position[0]},{position[1]}")
+
+
+async def wait(session: BrowserSession, action: WaitAction, limit_ms: float) -> ActionOutcome:
+    page = session.page
+    if action.target is not None:
+        await _wait_locator(page, action.target).wait_for(state=action.state, timeout=limit_ms)
+    elif action.text is not None:
+        await page.get_by_text(action.text).first.wait_for(state="visible", timeout=limit_ms)
+    elif action.url_contains is not None:
+        needle = action.url_contains
+        await page.wait_for_url(lambda url: needle in url, timeout=limit_ms, wait_until="commit")
+    elif action.load_state is not None:
+        await page.wait_for_load_state(action.load_state, timeout=limit_ms)
+    return ActionOutcome(kind="wait", status=OK)
+
+
+def _wait_locator(page: Page, target: Target) -> Locator:
+    """Waiting needs no unique match: the first element the target describes, appearing or going."""
+    if target.index is not None:
+        return page.locator(f'[{INDEX_ATTR}="{target.index}"]').first
+    return native_locator(page.main_frame, target, exact=False).first
+
+
+async def extract(session: BrowserSession, action: ExtractAction, limit_ms: float) -> ActionOutcome:
+    page = session.page
+    locator: Locator | None = None
+    outcome = ActionOutcome(kind="extract", status=OK)
+    if action.target is not None:
+        found = await _locate(session, action.target, limit_ms)
+        if not found.ok or found.locator is None:
+            return _miss("extract", found)
+        locator = found.locator
+        outcome.resolved = found.resolved
+    if action.what == "text":
+        outcome.value = await (locator or page.locator("body")).inner_text(timeout=limit_ms)
+    elif action.what == "table":
+        rows = await (locator or page.locator("table").first).evaluate(_TABLE_ROWS, None, timeout=limit_ms)
+        if rows is None:
+            return ActionOutcome(kind="extract", status=OutcomeStatus.NOT_FOUND, message="no table there")
+        outcome.table = rows
+    else:
+        assert locator is not None  # the model validator requires a target for attributes
+        assert action.attribute is not None
+        if action.attribute.lower() == "value" and await locator.evaluate(_IS_SENSITIVE):
+            outcome.value = "[REDACTED]"
+        else:
+            outcome.value = await locator.get_attribute(action.attribute, timeout=limit_ms)
+    return outcome
+
+
+async def download(session: BrowserSession, action: DownloadAction, limit_ms: float) -> ActionOutcome:
+    found = await _locate(session, action.target, limit_ms)
+    if not found.ok or found.locator is None:
+        return _miss("download", found)
+    async with session.page.expect_download(timeout=limit_ms) as info:
+        await found.locator.click(timeout=limit_ms)
+    dl = await info.value
+    name = _safe_name(action.save_as or dl.suggested_filename)
+    path = _unique(session.downloads_dir / name)
+    await dl.save_as(path)
+    data = path.read_bytes()
+    return ActionOutcome(
+        kind="download",
+        status=OK,
+        resolved=found.resolved,
+        download=DownloadInfo(
+            path=str(path),
+            sha256=hashlib.sha256(data).hexdigest(),
+            size=len(data),
+            suggested_filename=dl.suggested_filename,
+        ),
+    )
+
+
+def _safe_name(name: str) -> str:
+    """Downloads stay inside the downloads folder: no separators, no dot-files, no traversal."""
+    cleaned = re.sub(r"[^A-Za-z0-9._ -]", "_", Path(name).name).strip(" .")
+    return cleaned or "download"
+
+
+def _unique(path: Path) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    candidate, n = path, 1
+    while candidate.exists():
+        candidate = path.with_name(f"{path.stem}-{n}{path.suffix}")
+        n += 1
+    return candidate
+
+
+async def upload(session: BrowserSession, action: UploadAction, limit_ms: float) -> ActionOutcome:
+    missing = [f for f in action.files if not Path(f).is_file()]  # noqa: ASYNC240 (a stat, no I/O wait)
+    if missing:
+        return ActionOutcome(kind="upload", status=OutcomeStatus.ERROR, message=f"no such file: {missing}")
+    found = await _locate(session, action.target, limit_ms, "upload")
+    if not found.ok or found.locator is None:
+        return _miss("upload", found)
+    await found.locator.set_input_files(action.files, timeout=limit_ms)
+    return ActionOutcome(kind="upload", status=OK, resolved=found.resolved)
+
+
+async def done(session: BrowserSession, action: DoneAction, limit_ms: float) -> ActionOutcome:
+    """Touches nothing: whether the task succeeded is the executor's call, carried in the action."""
+    return ActionOutcome(kind="done", status=OK, value=action.summary)

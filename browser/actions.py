@@ -1,0 +1,104 @@
+"""Performing one Action on the session's active tab and returning a typed ActionOutcome.
+
+Every kind resolves its target (browser/targets.py), waits for actionability within its timeout and
+reports ok | not_found | ambiguous | timeout | blocked | error. Playwright's TimeoutError and Error
+never escape. Secrets are resolved from the vault only for the keystrokes and are redacted from
+every message and value that comes back.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from playwright.async_api import Error
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+from browser import _kinds
+from browser.models import Action, ActionOutcome, OutcomeStatus
+from browser.secrets import UnknownSecret
+from browser.session import BrowserSession
+from browser.submit_guard import drain_attempts
+
+Handler = Callable[[BrowserSession, Any, float], Awaitable[ActionOutcome]]
+
+_HANDLERS: dict[str, Handler] = {
+    "navigate": _kinds.navigate,
+    "click": _kinds.click,
+    "fill": _kinds.fill,
+    "select": _kinds.select,
+    "check": _kinds.check,
+    "press": _kinds.press,
+    "scroll": _kinds.scroll,
+    "wait": _kinds.wait,
+    "extract": _kinds.extract,
+    "download": _kinds.download,
+    "upload": _kinds.upload,
+    "done": _kinds.done,
+}
+
+
+async def perform(session: BrowserSession, action: Action) -> ActionOutcome:
+    started = time.perf_counter()
+    timeout = float(action.timeout_ms or session.action_timeout_ms)
+    guard_mark = len(session.guard_events)
+    if action.kind in {a.lower() for a in session.policy.blocked_actions}:
+        outcome = ActionOutcome(
+            kind=action.kind, status=OutcomeStatus.BLOCKED, message=f"{action.kind} is blocked by policy"
+        )
+    else:
+        try:
+            outcome = await _HANDLERS[action.kind](session, action, timeout)
+        except PlaywrightTimeout as exc:
+            outcome = ActionOutcome(kind=action.kind, status=OutcomeStatus.TIMEOUT, message=_first_line(exc))
+        except UnknownSecret as exc:
+            outcome = ActionOutcome(
+                kind=action.kind, status=OutcomeStatus.ERROR, message=f"undeclared secret {exc.args[0]!r}"
+            )
+        except Error as exc:
+            outcome = ActionOutcome(kind=action.kind, status=OutcomeStatus.ERROR, message=_first_line(exc))
+    outcome = await _apply_guards(session, outcome, guard_mark)
+    return await _finish(session, outcome, started)
+
+
+async def _apply_guards(session: BrowserSession, outcome: ActionOutcome, mark: int) -> ActionOutcome:
+    """An action during which a guard refused a submission or a page load is reported as blocked.
+
+    A refused subresource (a third-party image, say) is recorded in guard_events but does not turn
+    an otherwise successful action into a blocked one.
+    """
+    reasons = [f"submit blocked ({a})" for a in await _drain(session)]
+    reasons += [e.detail for e in session.guard_events[mark:] if e.kind == "submit" or e.navigation]
+    if not reasons or outcome.status is OutcomeStatus.BLOCKED:
+        return outcome
+    return outcome.model_copy(update={"status": OutcomeStatus.BLOCKED, "message": "; ".join(reasons)})
+
+
+async def _drain(session: BrowserSession) -> list[str]:
+    if not session.policy.submit_blocked or not session.tabs:
+        return []
+    return await drain_attempts(session.page)
+
+
+async def _finish(session: BrowserSession, outcome: ActionOutcome, started: float) -> ActionOutcome:
+    url = title = None
+    if session.tabs:
+        url = session.page.url
+        try:
+            title = await session.page.title()
+        except Error:
+            title = None  # navigating right now; the URL is still worth reporting
+    finished = outcome.model_copy(
+        update={
+            "url_after": url,
+            "title_after": title,
+            "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+        }
+    )
+    return session.vault.redact_model(finished)
+
+
+def _first_line(exc: Error) -> str:
+    """Playwright messages carry a long call log; the first line says what went wrong."""
+    return (exc.message or str(exc)).strip().splitlines()[0][:300]

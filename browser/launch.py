@@ -1,0 +1,67 @@
+"""Starting or attaching to Chromium with the flags that work on these machines (ENVIRONMENT.md).
+
+One function per way of getting a browser context: fresh launch, persistent profile, CDP attach,
+Playwright server. The caller (session.py) owns what comes back and closes it.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+
+from playwright.async_api import Browser, BrowserContext, Playwright, ViewportSize
+
+from browser.discovery import find_chromium
+from browser.models import LaunchOptions
+
+BASE_ARGS = (
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+)
+
+
+def chromium_args(extra: list[str] | None = None, *, is_root: bool | None = None) -> list[str]:
+    """--no-sandbox only when running as root, where Chromium's sandbox cannot start."""
+    root = (os.geteuid() == 0) if is_root is None else is_root
+    args = (["--no-sandbox"] if root else []) + list(BASE_ARGS)
+    return args + [a for a in (extra or []) if a not in args]
+
+
+@dataclass
+class Launched:
+    """A browser context and, unless it came from a persistent profile, the browser holding it."""
+
+    context: BrowserContext
+    browser: Browser | None
+    remote: bool
+
+
+async def launch(pw: Playwright, options: LaunchOptions) -> Launched:
+    viewport: ViewportSize = {"width": options.viewport_width, "height": options.viewport_height}
+    if options.cdp_url:
+        browser = await pw.chromium.connect_over_cdp(options.cdp_url)
+        context = await browser.new_context(viewport=viewport, accept_downloads=True, service_workers="block")
+        return Launched(context=context, browser=browser, remote=True)
+    if options.ws_endpoint:
+        browser = await pw.chromium.connect(options.ws_endpoint, headers=options.ws_headers or None)
+        context = await browser.new_context(viewport=viewport, accept_downloads=True, service_workers="block")
+        return Launched(context=context, browser=browser, remote=True)
+    exe = options.executable or str(find_chromium(bundled=pw.chromium.executable_path))
+    args = chromium_args(options.extra_args)
+    if options.user_data_dir:
+        context = await pw.chromium.launch_persistent_context(
+            options.user_data_dir,
+            executable_path=exe,
+            headless=options.headless,
+            args=args,
+            viewport=viewport,
+            accept_downloads=True,
+            service_workers="block",
+        )
+        return Launched(context=context, browser=context.browser, remote=False)
+    browser = await pw.chromium.launch(executable_path=exe, headless=options.headless, args=args)
+    context = await browser.new_context(viewport=viewport, accept_downloads=True, service_workers="block")
+    return Launched(context=context, browser=browser, remote=False)

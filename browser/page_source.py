@@ -1,0 +1,159 @@
+"""Reading pages for research: a page's rendered HTML after navigation, and a URL's raw bytes.
+
+Research tools need the DOM as HTML (for main-text extraction and tables) and the bytes of files a
+tab would not render (PDFs). Both go through the session, so the URL policy applies: a navigation
+is checked before it starts and every request passes the context route; a byte fetch checks the
+URL and every redirect hop itself, because the context's request API bypasses page routes.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol, runtime_checkable
+from urllib.parse import urljoin
+
+from playwright.async_api import Error, Page
+from playwright.async_api import TimeoutError as PlaywrightTimeout
+
+from browser.models import Contract
+from browser.session import BrowserSession
+
+MAX_BODY_BYTES = 20 * 1024 * 1024
+MAX_REDIRECTS = 5
+_RETRYABLE_STATUS = frozenset({408, 425, 429, 500, 502, 503, 504})
+
+
+class PageHtml(Contract):
+    """A page as the browser rendered it: where it ended up, its status, title and serialised DOM."""
+
+    requested_url: str
+    url: str
+    status: int | None = None
+    title: str = ""
+    html: str = ""
+
+
+class FetchedBody(Contract):
+    """The raw bytes behind a URL (after redirects), with the content type the server declared."""
+
+    requested_url: str
+    url: str
+    status: int
+    content_type: str = ""
+    body: bytes = b""
+
+
+class PageLoadError(Exception):
+    """The page could not be read; `retryable` says whether trying again may help (timeouts, 5xx)."""
+
+    def __init__(self, reason: str, *, url: str, retryable: bool = False) -> None:
+        super().__init__(reason)
+        self.reason = reason
+        self.url = url
+        self.retryable = retryable
+
+
+class UrlRefused(PageLoadError):
+    """The URL policy refused the URL or a redirect hop; never retryable."""
+
+    def __init__(self, reason: str, *, url: str) -> None:
+        super().__init__(reason, url=url, retryable=False)
+
+
+@runtime_checkable
+class PageSource(Protocol):
+    """What research needs from a browser beyond BrowserDriver: HTML of a page, bytes of a URL."""
+
+    async def load_page(
+        self, url: str, *, new_tab: bool = False, timeout_ms: float | None = None
+    ) -> PageHtml: ...
+
+    async def fetch_body(self, url: str, *, timeout_ms: float | None = None) -> FetchedBody: ...
+
+    async def current_page(self) -> PageHtml: ...
+
+
+def _first_line(exc: Error) -> str:
+    return (exc.message or str(exc)).strip().splitlines()[0][:300]
+
+
+async def load_page(
+    session: BrowserSession, url: str, *, new_tab: bool = False, timeout_ms: float | None = None
+) -> PageHtml:
+    """Navigates the active tab (or a throwaway tab, so background reads leave it alone) and reads it."""
+    reason = session.url_policy.check(url)
+    if reason is not None:
+        raise UrlRefused(reason, url=url)
+    timeout = float(timeout_ms or session.navigation_timeout_ms)
+    page: Page = await session.new_tab() if new_tab else session.page
+    mark = len(session.guard_events)
+    try:
+        response = await page.goto(url, wait_until="load", timeout=timeout)
+        status = response.status if response is not None else None
+        if status is not None and status >= 400:
+            raise PageLoadError(f"HTTP {status} for {url}", url=url, retryable=status in _RETRYABLE_STATUS)
+        return PageHtml(
+            requested_url=url,
+            url=page.url,
+            status=status,
+            title=await page.title(),
+            html=await page.content(),
+        )
+    except PlaywrightTimeout as exc:
+        raise PageLoadError(f"timed out loading {url}: {_first_line(exc)}", url=url, retryable=True) from exc
+    except Error as exc:
+        refused = [e.detail for e in session.guard_events[mark:] if e.kind == "url"]
+        if refused:
+            raise UrlRefused(refused[0], url=url) from exc
+        raise PageLoadError(f"could not load {url}: {_first_line(exc)}", url=url) from exc
+    finally:
+        if new_tab:
+            await page.close()
+
+
+async def current_page(session: BrowserSession) -> PageHtml:
+    """The active tab as it is now, without navigating (EXTRACT_DOM after an ACT keeps its state)."""
+    page = session.page
+    try:
+        return PageHtml(
+            requested_url=page.url, url=page.url, title=await page.title(), html=await page.content()
+        )
+    except Error as exc:
+        raise PageLoadError(f"could not read the current page: {_first_line(exc)}", url=page.url) from exc
+
+
+async def fetch_body(session: BrowserSession, url: str, *, timeout_ms: float | None = None) -> FetchedBody:
+    """GETs `url` with the context's cookies, following redirects itself so each hop meets the policy."""
+    timeout = float(timeout_ms or session.navigation_timeout_ms)
+    current = url
+    for _ in range(MAX_REDIRECTS + 1):
+        reason = session.url_policy.check(current)
+        if reason is not None:
+            raise UrlRefused(reason, url=current)
+        try:
+            response = await session.context.request.get(current, timeout=timeout, max_redirects=0)
+            headers = response.headers
+            location = headers.get("location")
+            if 300 <= response.status < 400 and location:
+                current = urljoin(current, location)
+                continue
+            if response.status >= 400:
+                raise PageLoadError(
+                    f"HTTP {response.status} for {current}",
+                    url=current,
+                    retryable=response.status in _RETRYABLE_STATUS,
+                )
+            body = await response.body()
+        except PlaywrightTimeout as exc:
+            raise PageLoadError(f"timed out fetching {current}", url=current, retryable=True) from exc
+        except Error as exc:
+            raise PageLoadError(f"could not fetch {current}: {_first_line(exc)}", url=current) from exc
+        if len(body) > MAX_BODY_BYTES:
+            raise PageLoadError(f"{current} is larger than {MAX_BODY_BYTES} bytes", url=current)
+        return FetchedBody(
+            requested_url=url,
+            url=current,
+            status=response.status,
+            content_type=headers.get("content-type", ""),
+            body=body,
+        )
+    raise PageLoadError(f"more than {MAX_REDIRECTS} redirects from {url}", url=url)

@@ -1,0 +1,45 @@
+"""Slow, never-loading and never-actionable pages end in a `timeout` outcome, not an exception."""
+
+from __future__ import annotations
+
+import pytest
+
+from browser.driver import PlaywrightDriver
+from browser.models import OutcomeStatus
+from tests.integration.browser._helpers import act
+from tests.support.site import FixtureSite
+
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]
+
+
+async def test_slow_page_times_out_then_loads_with_enough_time(
+    driver: PlaywrightDriver, site: FixtureSite
+) -> None:
+    slow = await act(driver, "navigate", url=site.url("/slow?delay=30"), timeout_ms=300)
+    assert slow.status is OutcomeStatus.TIMEOUT
+    assert "300" in slow.message
+    quick = await act(driver, "navigate", url=site.url("/slow?delay=0.2"), timeout_ms=5000)
+    assert quick.ok
+    assert quick.title_after == "Slow page"
+
+
+async def test_never_loading_page_times_out_on_load_but_not_on_domcontentloaded(
+    driver: PlaywrightDriver, site: FixtureSite
+) -> None:
+    load = await act(driver, "navigate", url=site.url("/never.html"), timeout_ms=400)
+    assert load.status is OutcomeStatus.TIMEOUT
+    dom = await act(driver, "navigate", url=site.url("/never.html"), wait_until="domcontentloaded")
+    assert dom.ok
+    assert dom.title_after == "Never loads"
+    waiting = await act(driver, "wait", load_state="load", timeout_ms=300)
+    assert waiting.status is OutcomeStatus.TIMEOUT
+
+
+async def test_disabled_button_times_out_waiting_for_actionability(
+    driver: PlaywrightDriver, site: FixtureSite
+) -> None:
+    await act(driver, "navigate", url=site.url("/form.html"))
+    outcome = await act(driver, "click", target={"role": "button", "name": "Archive"}, timeout_ms=300)
+    assert outcome.status is OutcomeStatus.TIMEOUT
+    assert outcome.resolved is None
+    assert "Call log" not in outcome.message
