@@ -33,7 +33,8 @@ _ACTION_ONLY_REFUSED = frozenset(
     }
 )
 _CLARIFY_ALLOWED = frozenset({StepType.OPEN_URL, StepType.EXTRACT_DOM})
-#: Evidence-gathering steps that mode A may skip once the ledger holds enough evidence.
+#: Evidence-gathering steps that mode A may skip once the ledger holds enough evidence. FETCH_DATA
+#: is not one: it structures pages already read (prices, packages) and fetches nothing new.
 GATHERING_TYPES = frozenset(
     {
         StepType.WEB_SEARCH,
@@ -41,7 +42,6 @@ GATHERING_TYPES = frozenset(
         StepType.EXTRACT_DOM,
         StepType.READ_PDF,
         StepType.RETRIEVE,
-        StepType.FETCH_DATA,
     }
 )
 

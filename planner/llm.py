@@ -42,6 +42,8 @@ class LLMSettings(BaseModel):
     max_repairs: int = Field(default=2, ge=0, le=5)
     temperature: float | None = Field(default=0.0, ge=0, le=2)
     structured_output: Literal["auto", "json_schema", "json_object"] = "auto"
+    #: Embeddings model for RETRIEVE's hybrid ranking; None means BM25 only.
+    embedding_model: str | None = None
     prices: dict[str, ModelPrice] | None = None
 
     @classmethod
@@ -54,6 +56,8 @@ class LLMSettings(BaseModel):
             values["base_url"] = env["OPENAI_BASE_URL"]
         if env.get("WAYPOST_MODEL"):
             values["model"] = env["WAYPOST_MODEL"]
+        if env.get("WAYPOST_EMBEDDING_MODEL"):
+            values["embedding_model"] = env["WAYPOST_EMBEDDING_MODEL"]
         return cls.model_validate({**values, **overrides})
 
     @property
@@ -143,6 +147,28 @@ class LLMClient:
         except ValueError as exc:
             raise LLMUnavailable("malformed_response", str(exc)[:300]) from exc
         return [m.id for m in page.data]
+
+    @property
+    def embeddings_configured(self) -> bool:
+        return self.settings.configured and bool(self.settings.embedding_model)
+
+    async def embed(self, texts: list[str]) -> list[list[float]]:
+        """One vector per text from the endpoint's /embeddings (RETRIEVE fuses them with BM25)."""
+        model = self.settings.embedding_model
+        if not model:
+            raise LLMUnavailable("no_embedding_model", "set WAYPOST_EMBEDDING_MODEL")
+        if not texts:
+            return []
+        try:
+            response = await self._client.embeddings.create(model=model, input=texts)
+        except openai.APIError as exc:
+            raise _unavailable(exc) from exc
+        except ValueError as exc:
+            raise LLMUnavailable("malformed_response", str(exc)[:300]) from exc
+        vectors = [list(item.embedding) for item in sorted(response.data, key=lambda d: d.index)]
+        if len(vectors) != len(texts):
+            raise LLMUnavailable("malformed_response", f"{len(vectors)} vectors for {len(texts)} texts")
+        return vectors
 
     async def complete_json(
         self, messages: list[dict[str, Any]], output: type[M], *, purpose: str, schema_name: str
