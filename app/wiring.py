@@ -5,15 +5,22 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from app.settings import Settings
+from app.settings import Settings, SettingsError
 from browser.models import LaunchOptions
 from executor.checkpoint_store import CheckpointStore
 from executor.entrypoint import STORE_FILENAME
 from executor.registry import RunnerRegistry
+from executor.research.factory import DEFAULT_SEARCH_URL, research_tools
+from executor.research.search import (
+    BrowserSearchProvider,
+    LocalFolderProvider,
+    SearchProvider,
+    SearxngProvider,
+)
 from executor.run_resources import RunResources
 from executor.service import AgentCore
 from executor.tools import Tool
-from planner.llm import LLMSettings
+from planner.llm import LLMClient, LLMSettings
 
 
 def llm_settings(settings: Settings) -> LLMSettings | None:
@@ -31,13 +38,32 @@ def store_path(runs_dir: Path) -> Path:
     return runs_dir / STORE_FILENAME
 
 
+def search_provider(settings: Settings) -> SearchProvider:
+    """The configured search: a results page in the browser (default), SearXNG, or a local folder."""
+    where = settings.search_url or ""
+    if settings.search_provider == "searxng":
+        if not where:
+            raise SettingsError("search provider searxng needs a search URL (the instance's address)")
+        return SearxngProvider(where)
+    if settings.search_provider == "local":
+        if not where:
+            raise SettingsError("search provider local needs a search URL naming a folder")
+        return LocalFolderProvider(Path(where).expanduser())
+    return BrowserSearchProvider(where or DEFAULT_SEARCH_URL)
+
+
+def default_tools(settings: Settings) -> dict[str, Tool]:
+    llm = llm_settings(settings)
+    return research_tools(search=search_provider(settings), llm=LLMClient(llm) if llm else None)
+
+
 def build_core(settings: Settings, *, tools: Mapping[str, Tool] | None = None) -> AgentCore:
     """A core for these settings. Tools default to the built-in set for the configured browser."""
     runs_dir = Path(settings.runs_dir).expanduser()
     runs_dir.mkdir(parents=True, exist_ok=True)
     return AgentCore(
         store=CheckpointStore(store_path(runs_dir)),
-        tools=dict(tools or {}),
+        tools=dict(tools) if tools is not None else default_tools(settings),
         runs_dir=runs_dir,
         registry=RunnerRegistry(),
         llm=llm_settings(settings),

@@ -11,11 +11,26 @@ _TEXT_KEYS = ("answer", "summary", "text", "explanation")
 _MARKER = re.compile(r"\[(\d+)\]")
 
 
-def citations_for(evidence: Sequence[EvidenceItem]) -> list[Citation]:
-    return [
-        Citation(number=n, source_url=item.source_url, title=item.title, snippet=item.snippet[:300])
-        for n, item in enumerate(evidence, start=1)
-    ]
+def citations_for(evidence: Sequence[EvidenceItem]) -> tuple[list[Citation], dict[int, int]]:
+    """One citation per source page (several evidence chunks of a page share its number), and the
+    map from evidence numbers (as tools cite them: ledger order, from 1) to citation numbers."""
+    citations: list[Citation] = []
+    by_url: dict[str, int] = {}
+    renumber: dict[int, int] = {}
+    for n, item in enumerate(evidence, start=1):
+        key = item.source_url.split("#", 1)[0].rstrip("/")
+        if key not in by_url:
+            by_url[key] = len(citations) + 1
+            citations.append(
+                Citation(
+                    number=by_url[key],
+                    source_url=item.source_url,
+                    title=item.title,
+                    snippet=item.snippet[:300],
+                )
+            )
+        renumber[n] = by_url[key]
+    return citations, renumber
 
 
 def _texts(step_runs: Iterable[StepRunV1]) -> list[str]:
@@ -31,9 +46,16 @@ def _texts(step_runs: Iterable[StepRunV1]) -> list[str]:
     return out
 
 
-def _drop_dangling_markers(text: str, count: int) -> str:
-    """A citation marker that names no evidence is removed, never left pointing nowhere."""
-    return _MARKER.sub(lambda m: m.group(0) if 1 <= int(m.group(1)) <= count else "", text)
+def _renumber_markers(text: str, renumber: dict[int, int]) -> str:
+    """Evidence markers become source markers; one that names no evidence is removed, never left
+    pointing nowhere; the same source cited twice in a row is cited once."""
+
+    def swap(match: re.Match[str]) -> str:
+        number = renumber.get(int(match.group(1)))
+        return f"[{number}]" if number is not None else ""
+
+    text = _MARKER.sub(swap, text)
+    return re.sub(r"(\[\d+\])(?:\1)+", r"\1", text)
 
 
 class AnswerAssembler:
@@ -43,8 +65,8 @@ class AnswerAssembler:
         evidence: Sequence[EvidenceItem],
         actions: Sequence[str],
     ) -> tuple[str, list[Citation]]:
-        citations = citations_for(evidence)
-        parts = [_drop_dangling_markers(t, len(citations)) for t in _texts(step_runs)]
+        citations, renumber = citations_for(evidence)
+        parts = [_renumber_markers(t, renumber) for t in _texts(step_runs)]
         if not parts and citations:
             parts.append(
                 "Findings: "

@@ -30,9 +30,9 @@ FLOWS: tuple[DemoFlow, ...] = (
     DemoFlow(
         "C",
         "Research, recommend, prefill",
-        "Research the datafeed packages on {base}/datafeed.html, recommend one for a small fintech, then open "
-        "{base}/signup.html and prefill the form for it with name Alice Nguyen, email alice@example.com, "
-        "company Acme; don't submit",
+        "Research the datafeed packages on {base}/datafeed.html, recommend one for a small fintech, "
+        "then open {base}/signup.html and prefill the form for it with name Alice Nguyen, "
+        "email alice@example.com, company Acme; don't submit",
     ),
     DemoFlow(
         "D",

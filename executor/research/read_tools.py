@@ -114,13 +114,14 @@ def _urls_for_data(args: dict[str, Any], ctx: ToolContext) -> list[str]:
     listed = args.get("urls")
     if isinstance(listed, list):
         urls.extend(str(u) for u in listed if isinstance(u, str))
+    copies: set[str] = set()
     if not urls:  # "from": "evidence" (the planner's default): the pages evidence came from
         urls = [e.source_url for e in ctx.evidence]
         for outputs in ctx.step_outputs.values():
-            for result in outputs.get("pages_read", []) or []:
-                if isinstance(result, str):
-                    urls.append(result)
-    return list(dict.fromkeys(u.split("#", 1)[0] for u in urls))
+            urls.extend(u for u in outputs.get("pages_read", []) or [] if isinstance(u, str))
+            # A page RETRIEVE recognised as a copy of another is never read for data (or cited).
+            copies.update(u for u in outputs.get("duplicates", []) or [] if isinstance(u, str))
+    return [u for u in dict.fromkeys(u.split("#", 1)[0] for u in urls) if u not in copies]
 
 
 class FetchDataTool:

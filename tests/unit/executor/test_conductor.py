@@ -449,3 +449,26 @@ async def test_run_history_is_in_the_store(harness: Harness) -> None:
     assert summary.status == "NEEDS_CONFIRMATION"
     stored = harness.store.bundle(bundle.run_id)
     assert stored is not None and stored.run_status is RunStatus.NEEDS_CONFIRMATION
+
+
+def test_citations_are_per_source_page() -> None:
+    """Three chunks of one page and one of another: two citations, markers renumbered to match."""
+    from executor.answer import AnswerAssembler
+    from executor.models import EvidenceItem, StepRunV1
+
+    page, other = "http://127.0.0.1/pricing", "http://127.0.0.1/terms"
+    evidence = [
+        EvidenceItem(source_url=page, title="Pricing", snippet="a"),
+        EvidenceItem(source_url=other, title="Terms", snippet="b"),
+        EvidenceItem(source_url=page + "#part2", snippet="c"),
+        EvidenceItem(source_url=page + "/", snippet="d"),
+    ]
+    summary = StepRunV1(
+        step_id="s1",
+        step_type="SUMMARIZE",
+        status=StepStatus.SUCCESS,
+        outputs={"summary": "A [1][3], B [2], C [9]."},
+    )
+    answer, citations = AnswerAssembler().assemble([summary], evidence, [])
+    assert [(c.number, c.source_url) for c in citations] == [(1, page), (2, other)]
+    assert answer.startswith("A [1], B [2], C .")
