@@ -14,6 +14,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from executor.action_gates import ActionGateAsker, gate_screenshot, record_gate
 from executor.answer import AnswerAssembler
 from executor.budget import BudgetEnforcer
 from executor.checkpoint_store import CheckpointStore
@@ -56,7 +57,7 @@ from executor.retry import MODE_RETRY_POLICIES, RetryBackoffManager, RetryPolicy
 from executor.run_resources import ResourcesFactory, RunResources
 from executor.scheduler import StepScheduler
 from executor.tool_engine import ToolCallEngine
-from executor.tools import Tool, ToolContext
+from executor.tools import StepPaused, Tool, ToolContext
 from planner.models import ExecutionPlan, PlanStatus, Step, new_id, utc_now
 
 
@@ -241,7 +242,7 @@ class RunConductor:
                 decision, approval = gatekeeper.decide(step, approvals)
                 if approval is not None and approval.decided_by == "confirmed_gates":
                     self.store.record_approval(approval)
-                    await self._record_gate(state, decision, "approved", approval.decided_by)
+                    await record_gate(state.resources, decision, "approved", approval.decided_by)
                 if decision.decision is GateVerdict.NEED_CONFIRM:
                     approval, pending = await self._ask(state, step, decision, broker)
                     if approval is None:
@@ -264,7 +265,7 @@ class RunConductor:
                         gate=decision,
                     )
                     state.step_runs[step.step_id] = blocked
-                    await self._record_gate(state, decision, "declined", decision.decided_by or "policy")
+                    await record_gate(state.resources, decision, "declined", decision.decided_by or "policy")
                     pending = PendingUserInput(
                         kind="BLOCKED",
                         message=f"gate {decision.gate_id} {decision.reason}",
@@ -276,7 +277,26 @@ class RunConductor:
                     return pause(
                         RunStatus.BLOCKED_POLICY, f"gate {decision.gate_id}: {decision.reason}", pending
                     )
-                step_run = await self._execute(state, runtime, step, decision, dispatcher, ledger, budget)
+                asker = ActionGateAsker(
+                    run_id=state.run_id,
+                    trace_id=plan.trace_id,
+                    step=step,
+                    approvals=approvals,
+                    broker=broker,
+                    store=self.store,
+                    events=self.events,
+                    resources=state.resources,
+                    budget=budget,
+                    last_url=state.last_url,
+                )
+                try:
+                    step_run = await self._execute(
+                        state, runtime, step, decision, dispatcher, ledger, budget, asker
+                    )
+                except StepPaused as paused:  # an action inside the step waits for a person
+                    scheduler.requeue(step)
+                    status = _PAUSE_STATUS.get(paused.pending.kind, RunStatus.NEEDS_CONFIRMATION)
+                    return pause(status, f"step {step.step_id}: {paused.pending.message}", paused.pending)
                 scheduler.finish(step, step_run.status, step_run.error_code)
                 if step_run.status is StepStatus.FAILED and not step.optional:
                     if mode is ExecMode.ACTION_ONLY:
@@ -318,49 +338,20 @@ class RunConductor:
             step_name=step.name or step.type_name,
             step_type=step.type_name,
             step_inputs=step.inputs,
-            screenshot_path=await self._gate_screenshot(state, step),
+            screenshot_path=await gate_screenshot(state.resources, step.step_id),
             checkpoint_ref=ref,
         )
         approval = await broker.resolve(request)
         if approval is None:
-            await self._record_gate(state, decision, "pending", "nobody yet")
+            await record_gate(state.resources, decision, "pending", "nobody yet")
         else:
             self.store.record_approval(approval)
             if approval.approved:  # a decline is recorded where the run ends BLOCKED_POLICY
-                await self._record_gate(state, decision, "approved", approval.decided_by)
+                await record_gate(state.resources, decision, "approved", approval.decided_by)
             self.events.publish(
                 GateDecided(run_id=state.run_id, decision=decision, approved=approval.approved)
             )
         return approval, pending
-
-    @staticmethod
-    async def _gate_screenshot(state: _RunState, step: Step) -> str | None:
-        """The page as it is now, for the person deciding; None before the run opened a browser."""
-        resources = state.resources
-        if resources is None or not resources.browser_started:
-            return None
-        path = resources.run_dir / "gates" / f"{step.step_id}.png"
-        path.parent.mkdir(parents=True, exist_ok=True)
-        driver = await resources.driver()
-        await driver.capture(screenshot=True, path=path)
-        return str(path)
-
-    @staticmethod
-    async def _record_gate(state: _RunState, decision: GateDecisionV1, verdict: str, decided_by: str) -> None:
-        """Every gate decision joins the receipts' hash chain, scoped to its run, gate and step."""
-        if state.resources is None:
-            return
-        recorder = await state.resources.recorder()
-        await recorder.record_gate_decision(
-            gate_id=decision.gate_id,
-            decision=verdict,
-            step_id=decision.step_id,
-            scope="step",
-            decided_by=decided_by,
-            gate_kind=decision.gate_kind,
-            reason=decision.reason,
-            blocked_actions=decision.blocked_actions,
-        )
 
     async def _execute(
         self,
@@ -371,6 +362,7 @@ class RunConductor:
         dispatcher: StepDispatcher,
         ledger: EvidenceLedger,
         budget: BudgetEnforcer,
+        asker: ActionGateAsker | None = None,
     ) -> StepRunV1:
         self.events.publish(
             StepStarted(run_id=state.run_id, step_id=step.step_id, step_type=step.type_name, name=step.name)
@@ -386,11 +378,17 @@ class RunConductor:
             evidence=ledger.items,
             run_dir=state.run_dir,
             resources=state.resources,
+            events=self.events,
+            budget=budget,
+            ask=asker,
         )
         with bind_log_context(step_id=step.step_id):
             try:
                 async with asyncio.timeout(budget.remaining_s()):
                     step_run = await dispatcher.run_step(step, ctx)
+            except StepPaused as paused:
+                self._save_progress(state, step, decision, paused, budget)
+                raise
             except TimeoutError:
                 raise BudgetExceeded(
                     f"time: {state.plan.budget.max_time_ms} ms reached during {step.step_id}"
@@ -416,6 +414,30 @@ class RunConductor:
             if step_run.status is StepStatus.FAILED:
                 log.warning("step failed", extra={"error": step_run.error, "error_code": step_run.error_code})
             return step_run
+
+    def _save_progress(
+        self,
+        state: _RunState,
+        step: Step,
+        decision: GateDecisionV1,
+        paused: StepPaused,
+        budget: BudgetEnforcer,
+    ) -> None:
+        """The paused step's progress, saved as a RUNNING step run: resume hands it back to the runner."""
+        step_run = StepRunV1(
+            step_id=step.step_id,
+            step_type=step.type_name,
+            status=StepStatus.RUNNING,
+            outputs=paused.progress,
+            error=paused.pending.message,
+            error_code="paused",
+            gate=decision,
+        )
+        state.step_runs[step.step_id] = step_run
+        state.outputs[step.step_id] = step_run.outputs
+        self.store.save_step(
+            state.run_id, step_run, new_evidence=[], budget=budget.state(), last_url=state.last_url
+        )
 
     def _record_resolved(
         self, state: _RunState, scheduler: StepScheduler, budget: BudgetEnforcer, ledger: EvidenceLedger
@@ -453,6 +475,9 @@ class RunConductor:
         if state.plan.verify_criteria.require_citations and ledger.count() == 0:
             return finish(RunStatus.PARTIAL, "citations are required but no evidence was gathered")
         return finish(RunStatus.SUCCESS, "all steps finished")
+
+
+_PAUSE_STATUS = {"CONFIRMATION": RunStatus.NEEDS_CONFIRMATION, "CLARIFICATION": RunStatus.NEEDS_CLARIFICATION}
 
 
 def _describe(runs: list[StepRunV1]) -> str:

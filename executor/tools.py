@@ -8,7 +8,17 @@ from typing import Any, Protocol
 
 from pydantic import Field
 
-from executor.models import EvidenceItem, GateDecisionV1, RuntimeCtxV1, ToolCallV1
+from executor.budget import BudgetEnforcer
+from executor.errors import ExecutorError
+from executor.events import EventSink
+from executor.models import (
+    Approval,
+    EvidenceItem,
+    GateDecisionV1,
+    PendingUserInput,
+    RuntimeCtxV1,
+    ToolCallV1,
+)
 from executor.run_resources import RunResources
 from planner.models import Contract, ExecutionPlan, Step
 
@@ -40,6 +50,12 @@ class ToolContext:
     run_dir: str | None = None
     resources: RunResources | None = None
     tool_calls: list[ToolCallV1] = field(default_factory=list)
+    #: The run's event sink (live view of actions); None outside a conductor.
+    events: EventSink | None = None
+    #: The run's budget, for runners that spend it as they go (one ui action at a time).
+    budget: BudgetEnforcer | None = None
+    #: Asks for one action's own approval inside an approved step (see ActionAsker).
+    ask: ActionAsker | None = None
 
     @property
     def blocked_actions(self) -> list[str]:
@@ -50,3 +66,32 @@ class Tool(Protocol):
     """An async callable doing one kind of work. Raise RetryableToolError / FatalToolError on failure."""
 
     async def __call__(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput: ...
+
+
+class ActionAsker(Protocol):
+    """Puts one action's gate (an action-scoped GateDecisionV1) to the person, as the conductor does
+    for a step: an earlier answer for (gate, step) is reused, else the confirm handler is asked.
+    Returns None when nobody can answer now; the runner then raises StepPaused. `progress` (what
+    StepPaused would carry) is checkpointed before a person is asked, so closing the app while the
+    question is open loses nothing."""
+
+    async def __call__(
+        self,
+        decision: GateDecisionV1,
+        *,
+        target: str | None,
+        screenshot_path: str | None,
+        progress: dict[str, Any] | None = None,
+    ) -> Approval | None: ...
+
+
+class StepPaused(ExecutorError):
+    """A runner stopped mid-step to wait for a person. The conductor saves `progress` as the step's
+    outputs (status RUNNING), checkpoints with `pending` and ends the run NEEDS_CONFIRMATION (or
+    NEEDS_CLARIFICATION); on resume the runner reads its progress back from ctx.step_outputs and
+    continues after the actions it already did."""
+
+    def __init__(self, pending: PendingUserInput, progress: dict[str, Any]) -> None:
+        super().__init__(pending.message or "step paused")
+        self.pending = pending
+        self.progress = progress

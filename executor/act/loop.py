@@ -1,0 +1,383 @@
+"""The closed loop of seed 003 for one act step: observe -> decide -> act -> record -> feed back.
+
+An explicit action list runs as written (the list is the decision); a goal with a payload asks the
+cognition for each next batch. Every action passes the per-action safety check (executor/act/risk.py)
+and the loop guards, and leaves an ActionRecord. A navigation in the middle of a decided batch drops
+the rest of the batch and the loop observes again.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from browser.models import Action, NavigateAction, Observation, OutcomeStatus, Target, parse_action
+from executor.act.fsm import LoopFSM, LoopState
+from executor.act.guards import ActStopped, LoopGuard, LoopLimits
+from executor.act.perform import ActEnv, Performed, capture_before, perform, refuse
+from executor.act.progress import StepProgress
+from executor.act.risk import Risk, blocked, classify, covered
+from executor.models import GateDecisionV1, GateVerdict, PendingUserInput
+from executor.tools import ActionAsker, StepPaused
+from planner.cognition import Cognition, CognitionDecision, HistoryEntry
+from receipts.models import GateRef
+
+S = LoopState
+_RETRY = {OutcomeStatus.NOT_FOUND, OutcomeStatus.AMBIGUOUS, OutcomeStatus.TIMEOUT}
+_INPUTS = {"fill", "select", "check"}
+_OBSERVE_FOR = {"click", "press"}
+_MAX_EXTRACT = 8_000
+
+
+@dataclass(kw_only=True)
+class LoopSpec:
+    goal: str = ""
+    payload: dict[str, str] = field(default_factory=dict)
+    url: str | None = None
+    actions: list[Action] | None = None
+
+
+@dataclass(kw_only=True)
+class LoopResult:
+    summary: str
+    success: bool = True
+    fsm_path: list[str] = field(default_factory=list)
+
+
+class ActLoop:
+    def __init__(
+        self,
+        env: ActEnv,
+        spec: LoopSpec,
+        *,
+        gate: GateDecisionV1 | None,
+        progress: StepProgress,
+        limits: LoopLimits | None = None,
+        cognition: Cognition | None = None,
+        ask: ActionAsker | None = None,
+    ) -> None:
+        self.env = env
+        self.spec = spec
+        self.gate = gate
+        self.progress = progress
+        self.limits = limits or LoopLimits()
+        self.cognition = cognition
+        self.ask = ask
+        self.fsm = LoopFSM()
+        self.guard = LoopGuard(self.limits)
+        self._refused_keys: set[tuple[str, str]] = set()
+
+    # --- the two drivers of the loop ---------------------------------------------------------
+
+    async def run(self) -> LoopResult:
+        self.fsm.to(S.COLLECTING)
+        try:
+            await self._restore()
+            if self.spec.actions is not None:
+                result = await self._run_list(self.spec.actions)
+            else:
+                result = await self._run_goal()
+        except ActStopped as stop:
+            self.fsm.to(S.FAILED, stop.code)
+            stop.outputs = {**self.outputs(), "fsm": [str(s) for s in self.fsm.path]}
+            raise
+        result.fsm_path = [str(s) for s in self.fsm.path]
+        return result
+
+    async def _run_list(self, actions: Sequence[Action]) -> LoopResult:
+        await self._open_start_url()
+        while self.progress.done < len(actions):
+            action = actions[self.progress.done]
+            observation = await self._observe() if _needs_observation(action) else None
+            await self._decided(action, observation)  # an explicit list has decided already
+            self.progress.done += 1
+        self.fsm.to(S.DONE)
+        return LoopResult(summary=f"ran {len(actions)} listed action(s)")
+
+    async def _run_goal(self) -> LoopResult:
+        assert self.cognition is not None
+        await self._open_start_url()
+        noops = 0
+        while True:
+            observation = await self._observe()
+            if self.progress.decisions >= self.limits.max_decisions:
+                raise ActStopped(
+                    f"{self.progress.decisions} decisions without finishing", code="max_decisions"
+                )
+            self.fsm.to(S.ORGANIZING)
+            history = [HistoryEntry.model_validate(h) for h in self.progress.history]
+            self.fsm.to(S.THINKING)
+            decision = await self.cognition.decide(self.spec.goal, self.spec.payload, observation, history)
+            self.progress.decisions += 1
+            await self._note_fallback(decision)
+            finished = await self._route(decision, observation)
+            if finished is not None:
+                return finished
+            noops = noops + 1 if decision.decision == "noop" or not decision.actions else 0
+            if noops >= self.limits.max_noops:
+                raise ActStopped(f"{noops} decisions in a row changed nothing", code="no_progress")
+
+    async def _open_start_url(self) -> None:
+        if self.spec.url and self.progress.count == 0:
+            await self._decided(NavigateAction(url=self.spec.url), None)
+
+    async def _decided(self, action: Action, observation: Observation | None) -> None:
+        if self.fsm.state is not S.COLLECTING:
+            self.fsm.to(S.COLLECTING)
+        self.fsm.to(S.ORGANIZING)
+        self.fsm.to(S.THINKING)
+        self.fsm.to(S.EXECUTING)
+        await self._act(action, observation, confidence=1.0)
+        self.fsm.to(S.COLLECTING)
+
+    async def _route(self, decision: CognitionDecision, observation: Observation) -> LoopResult | None:
+        """Seed 003 section 3.1: the decision routes the loop; None means observe again."""
+        if decision.decision == "reject":
+            raise ActStopped(f"cognition refused: {decision.rationale}", code="cognition_rejected")
+        if decision.decision == "request_info":
+            self.fsm.to(S.WAITING)
+            question = decision.question or decision.rationale or "More information is needed."
+            pending = PendingUserInput(kind="CLARIFICATION", message=question, question=question,
+                                       step_id=self.env.step_id)  # fmt: skip
+            raise StepPaused(pending, self.progress.as_outputs())
+        if decision.decision == "noop" or not decision.actions:
+            if decision.decision == "answer":
+                self.fsm.to(S.DONE)
+                return LoopResult(summary=decision.answer or decision.rationale)
+            self.fsm.to(S.WAITING)
+            self.fsm.to(S.COLLECTING)
+            return None
+        self.fsm.to(S.EXECUTING)
+        for data in decision.actions:
+            action = parse_action(data)
+            if action.kind == "done":
+                self.fsm.to(S.DONE)
+                return LoopResult(summary=action.summary or decision.rationale, success=action.success)
+            performed = await self._act(action, observation, confidence=decision.confidence)
+            if performed is not None and performed.navigated:
+                break  # the rest of the batch was meant for a page that is gone
+        self.fsm.to(S.COLLECTING)
+        return None
+
+    # --- one action ------------------------------------------------------------------------------
+
+    async def _act(
+        self, action: Action, observation: Observation | None, *, confidence: float
+    ) -> Performed | None:
+        before = await capture_before(self.env)
+        dumped = action.model_dump(mode="json", exclude_none=True)
+        key = (before.dom_hash, repr(sorted(dumped.items())))
+        if key in self._refused_keys:
+            raise ActStopped(
+                f"{_describe(action)} was refused, and was decided again on the same page",
+                code="refused_repeated",
+            )
+        self.guard.before(
+            self.progress.count, before.dom_hash, dumped, detect_loops=self.spec.actions is None
+        )
+        self.progress.count += 1
+        gate_ref = self._step_gate_ref()
+        risk = classify(action, observation)
+        if risk is not None:
+            gate_ref = await self._clear_risk(action, risk, confidence, before)
+            if gate_ref is None:
+                self._refused_keys.add(key)
+                return None
+        performed: Performed | None = None
+        for attempt in range(self.limits.max_retries + 1):
+            performed = await perform(self.env, action, gate_ref, before)
+            self.progress.performed += 1
+            status = performed.outcome.status
+            # A risky action that timed out may have happened: never try it twice.
+            retry = _RETRY if risk is None else _RETRY - {OutcomeStatus.TIMEOUT}
+            if status not in retry or attempt == self.limits.max_retries:
+                break
+            fresh = await self._observe_quietly()  # stale or missing: look again, then retry
+            action = _remap(action, observation, fresh)
+            observation = fresh
+            before = await capture_before(self.env)
+            self.progress.count += 1
+        assert performed is not None
+        self._remember(performed)
+        self.guard.after(performed.outcome.ok or performed.outcome.status is OutcomeStatus.BLOCKED,
+                         performed.outcome.message)  # fmt: skip
+        return performed
+
+    async def _clear_risk(self, action: Action, risk: Risk, confidence: float, before: Any) -> GateRef | None:
+        """The approval a risky action runs under, or None when it must not run (it is recorded)."""
+        gate = self.gate
+        blocked_actions = list(gate.blocked_actions) if gate else []
+        if blocked(risk, blocked_actions):
+            why = f"{risk} is blocked by gate {gate.gate_id if gate else '-'}; it never runs"
+            await self._refused(action, before, why, risk)
+            return None
+        low = confidence < self.limits.low_confidence
+        if not low and gate is not None and covered(risk, gate.gate_kind):
+            return self._step_gate_ref()
+        decision = GateDecisionV1(
+            gate_id=f"{gate.gate_id if gate else 'gate_action'}:{risk}:{self.progress.count}",
+            decision=GateVerdict.NEED_CONFIRM,
+            reason=(f"low confidence ({confidence:.2f}) on a {risk} action" if low else
+                    f"this action would {risk}; the step's approval does not cover it"),
+            step_id=self.env.step_id,
+            run_id=self.env.run_id,
+            gate_kind=str(risk),
+            blocked_actions=blocked_actions,
+        )  # fmt: skip
+        self.fsm.to(S.WAITING)
+        target = _describe(action)
+        approval = None
+        if self.ask is not None:
+            path = _gate_shot_path(self.env.run_dir, self.env.step_id, self.progress.count)
+            shot = await self.env.driver.capture(screenshot=True, path=path)
+            waiting = self.progress.model_copy(update={"count": self.progress.count - 1}).as_outputs()
+            approval = await self.ask(
+                decision, target=target, screenshot_path=shot.screenshot_path, progress=waiting
+            )
+        if approval is None:
+            pending = PendingUserInput(
+                kind="CONFIRMATION", message=f"{decision.reason}: {target}", gate_id=decision.gate_id,
+                step_id=self.env.step_id, blocked_actions=blocked_actions,
+            )  # fmt: skip
+            self.progress.count -= 1  # not done: it runs (under the same gate id) after the answer
+            raise StepPaused(pending, self.progress.as_outputs())
+        self.fsm.to(S.EXECUTING)
+        if not approval.approved:
+            await self._refused(action, before, f"{risk} declined by {approval.decided_by}", risk)
+            return None
+        return GateRef(
+            gate_id=decision.gate_id, scope="step", decided_by=approval.decided_by, decision="ALLOW"
+        )
+
+    async def _refused(self, action: Action, before: Any, why: str, risk: Risk) -> None:
+        await refuse(self.env, action, before, why, self._step_gate_ref())
+        self.progress.refused.append({"action": _describe(action), "risk": str(risk), "why": why})
+        self.progress.history.append({"action": action.model_dump(mode="json", exclude_none=True),
+                                      "status": "blocked", "message": why})  # fmt: skip
+
+    def _remember(self, performed: Performed) -> None:
+        outcome, action = performed.outcome, performed.action
+        dumped = action.model_dump(mode="json", exclude_none=True)
+        self.progress.history.append(
+            {"action": dumped, "status": str(outcome.status), "message": outcome.message}
+        )
+        self.progress.url = performed.after.url
+        if performed.navigated:
+            self.progress.inputs = []
+        if outcome.ok and action.kind in _INPUTS:
+            stable = _stable_target(
+                dumped.get("target"), outcome.resolved.selector if outcome.resolved else None
+            )
+            if stable is not None:
+                self.progress.inputs.append({**dumped, "target": stable})
+                asked = dumped.get("target") or {}
+                label = (outcome.resolved.name if outcome.resolved else None) or next(
+                    (asked[k] for k in ("label", "name", "placeholder", "text") if asked.get(k)), None
+                )
+                self.progress.facts.append({"value": dumped.get("value"), "target": stable, "label": label})
+        if outcome.status is OutcomeStatus.BLOCKED:  # refused by the browser layer's own guards
+            self.progress.refused.append(
+                {"action": _describe(action), "risk": "browser_guard", "why": outcome.message}
+            )
+        if outcome.ok and action.kind == "extract" and outcome.value is not None:
+            self.progress.extracted.append(outcome.value[:_MAX_EXTRACT])
+        if outcome.ok and outcome.download is not None:
+            self.progress.downloads.append(outcome.download.model_dump(mode="json"))
+
+    # --- helpers ---------------------------------------------------------------------------------
+
+    async def _observe(self) -> Observation:
+        if self.fsm.state is not S.COLLECTING:
+            self.fsm.to(S.COLLECTING)
+        return await self.env.driver.observe()
+
+    async def _observe_quietly(self) -> Observation:
+        return await self.env.driver.observe()
+
+    async def _restore(self) -> None:
+        """A resumed step on a fresh browser: back to its page, with the inputs made there re-applied."""
+        url = self.progress.url
+        if not url or self.progress.count == 0 or self.env.driver.url not in ("", "about:blank"):
+            return
+        await self.env.recorder.record_note(
+            f"resumed on a fresh browser: reopening {url} and re-applying "
+            f"{len(self.progress.inputs)} input(s); no click or other action is repeated",
+            step_id=self.env.step_id,
+        )
+        for data in [{"kind": "navigate", "url": url}, *self.progress.inputs]:
+            before = await capture_before(self.env)
+            await perform(self.env, parse_action(data), self._step_gate_ref(), before)
+
+    async def _note_fallback(self, decision: CognitionDecision) -> None:
+        if decision.rationale.startswith("LLM_FALLBACK:"):
+            self.progress.fallbacks += 1
+            self.progress.fallback_reason = decision.rationale.split(";")[0].removeprefix("LLM_FALLBACK:")
+            await self.env.recorder.record_note(
+                f"model unusable ({self.progress.fallback_reason}); rule cognition decided instead",
+                level="warning",
+                step_id=self.env.step_id,
+            )
+
+    def _step_gate_ref(self) -> GateRef | None:
+        gate = self.gate
+        if gate is None:
+            return None
+        return GateRef(gate_id=gate.gate_id, scope="step", decided_by=gate.decided_by or "policy",
+                       decision=str(gate.decision))  # fmt: skip
+
+    def outputs(self) -> dict[str, Any]:
+        p = self.progress
+        return {
+            "actions_recorded": p.count,
+            "ui_actions": p.performed,
+            "final_url": p.url,
+            "refused": p.refused,
+            "downloads": p.downloads,
+            "extracted": p.extracted,
+            "cognition": {
+                "decisions": p.decisions,
+                "fallbacks": p.fallbacks,
+                "fallback_reason": p.fallback_reason,
+            },
+        }
+
+
+def _gate_shot_path(run_dir: Path, step_id: str, n: int) -> Path:
+    folder = run_dir / "gates"
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{step_id}-action-{n}.png"
+
+
+def _needs_observation(action: Action) -> bool:
+    target: Target | None = getattr(action, "target", None)
+    return action.kind in _OBSERVE_FOR or (target is not None and target.index is not None)
+
+
+def _describe(action: Action) -> str:
+    target: Target | None = getattr(action, "target", None)
+    return f"{action.kind} {target.describe()}" if target is not None else action.kind
+
+
+def _remap(action: Action, old: Observation | None, new: Observation) -> Action:
+    """An index from an old observation, moved to the same element (role + name) in the new one."""
+    target: Target | None = getattr(action, "target", None)
+    if target is None or target.index is None or old is None:
+        return action
+    was = next((e for e in old.elements if e.index == target.index), None)
+    if was is None:
+        return action
+    now = next(
+        (e for e in new.elements if e.name == was.name and (e.role, e.tag) == (was.role, was.tag)), None
+    )
+    if now is None:
+        return action
+    return action.model_copy(update={"target": Target(index=now.index)})
+
+
+def _stable_target(target: Any, selector: str | None) -> dict[str, Any] | None:
+    """A target that still means the same element on a reloaded page (never an observation index)."""
+    if isinstance(target, dict) and "index" not in target:
+        return target
+    return {"selector": selector} if selector else None

@@ -1,0 +1,117 @@
+"""One action with its evidence: capture before, perform through the driver, capture after, record
+the ActionRecord (linked to the step and the approval that allowed it) and publish it live."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from browser.driver import BrowserDriver
+from browser.models import Action, ActionOutcome, PageCapture
+from executor.budget import BudgetEnforcer
+from executor.errors import BudgetExceeded
+from executor.events import ActionPerformed, EventSink, NullSink
+from receipts.interface import Recorder
+from receipts.models import ActionRecord, GateRef
+
+
+@dataclass(kw_only=True)
+class ActEnv:
+    """What the loop acts with: the run's browser, recorder, event sink and budget."""
+
+    driver: BrowserDriver
+    recorder: Recorder
+    run_id: str
+    step_id: str
+    run_dir: Path
+    events: EventSink = field(default_factory=NullSink)
+    budget: BudgetEnforcer | None = None
+    last_after: PageCapture | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Performed:
+    action: Action
+    outcome: ActionOutcome
+    record: ActionRecord
+    before: PageCapture
+    after: PageCapture
+
+    @property
+    def navigated(self) -> bool:
+        return _page(self.before.url) != _page(self.after.url)
+
+
+def _page(url: str) -> str:
+    return url.split("#", 1)[0]
+
+
+def charge(budget: BudgetEnforcer | None) -> None:
+    """Refuses the action before it happens when the run's action budget is spent."""
+    if budget is not None and budget.actions + 1 > budget.budget.max_actions:
+        raise BudgetExceeded(f"actions: limit {budget.budget.max_actions} reached")
+
+
+async def capture_before(env: ActEnv) -> PageCapture:
+    """The state before an action; the previous after-capture when the page has not changed."""
+    url, digest = env.driver.url, await env.driver.dom_hash()
+    last = env.last_after
+    if last is not None and last.url == url and last.dom_hash == digest:
+        return last
+    return await env.driver.capture(screenshot=env.recorder.needs_before_shot(url, digest))
+
+
+async def perform(env: ActEnv, action: Action, gate: GateRef | None, before: PageCapture) -> Performed:
+    charge(env.budget)
+    dialogs = len(env.driver.dialogs)
+    started = time.perf_counter()
+    outcome = await env.driver.perform(action)
+    if env.budget is not None:
+        env.budget.add_usage(actions=1)
+    after = await env.driver.capture(screenshot=True)
+    env.last_after = after
+    record = await env.recorder.record_action(
+        action=action,
+        outcome=outcome,
+        before=before,
+        after=after,
+        step_id=env.step_id,
+        target_resolved=outcome.resolved,
+        duration_ms=(time.perf_counter() - started) * 1000,
+        gate=gate,
+    )
+    publish(env, record)
+    for dialog in env.driver.dialogs[dialogs:]:  # answered by the browser's policy during the action
+        await env.recorder.record_dialog(
+            dialog_type=dialog.type, message=dialog.message, accepted=dialog.accepted, url=dialog.url,
+            step_id=env.step_id,
+        )  # fmt: skip
+    return Performed(action=action, outcome=outcome, record=record, before=before, after=after)
+
+
+async def refuse(env: ActEnv, action: Action, before: PageCapture, why: str, gate: GateRef | None) -> None:
+    """Records an action that never reached the browser (blocked or declined)."""
+    outcome: dict[str, Any] = {"status": "blocked", "message": why}
+    record = await env.recorder.record_action(
+        action=action, outcome=outcome, before=before, step_id=env.step_id, gate=gate
+    )
+    publish(env, record)
+
+
+def publish(env: ActEnv, record: ActionRecord) -> None:
+    shot = record.after.shot or record.before.shot
+    env.events.publish(
+        ActionPerformed(
+            run_id=env.run_id,
+            step_id=env.step_id,
+            seq=record.seq,
+            action=record.action,
+            status=record.outcome.status,
+            message=record.outcome.message,
+            url=record.after.url or record.before.url,
+            screenshot_path=str(env.run_dir / shot.path) if shot is not None else None,
+            dom_hash=record.after.dom_hash or record.before.dom_hash,
+        )
+    )

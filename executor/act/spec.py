@@ -1,0 +1,71 @@
+"""From a step's inputs to what the loop runs, for each action step type.
+
+- ACT: `{"url"?, "actions": [...]}` runs the list as written; `{"url"?, "goal", "payload"}` lets the
+  cognition decide each next action.
+- FORM_FILL: as ACT, or `{"url"?, "fields": {"Label": "value"}}` (a fill by label each).
+- CLICK_NAV: as ACT, or `{"url"?, "target": {...}}` (one click).
+- DOWNLOAD_FILE: as ACT, or `{"url"?, "target": {...}, "save_as"?: name}` (one download).
+Payload values and action values may use earlier steps' outputs (executor/act/refs.py).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import ValidationError
+
+from browser.models import Action, parse_action
+from executor.act.loop import LoopSpec
+from executor.act.refs import resolve_data, step_payload
+from executor.errors import FatalToolError
+from executor.tools import ToolContext
+from planner.models import Step
+
+
+class BadActInputs(FatalToolError):
+    code = "bad_act_inputs"
+
+
+def _parse(items: Any) -> list[Action]:
+    if not isinstance(items, list):
+        raise BadActInputs("`actions` must be a list of action objects")
+    try:
+        return [parse_action(item) for item in items]
+    except ValidationError as exc:
+        raise BadActInputs(f"invalid action: {exc.errors()[0].get('msg', exc)}") from exc
+
+
+def _shortcut(step: Step, inputs: dict[str, Any]) -> list[dict[str, Any]] | None:
+    kind = step.type_name
+    if kind == "FORM_FILL" and isinstance(inputs.get("fields"), dict):
+        return [
+            {"kind": "fill", "target": {"label": str(k)}, "value": str(v)}
+            for k, v in inputs["fields"].items()
+        ]
+    if kind == "CLICK_NAV" and isinstance(inputs.get("target"), dict):
+        return [{"kind": "click", "target": inputs["target"]}]
+    if kind == "DOWNLOAD_FILE" and isinstance(inputs.get("target"), dict):
+        save_as = {"save_as": inputs["save_as"]} if inputs.get("save_as") else {}
+        return [{"kind": "download", "target": inputs["target"], **save_as}]
+    return None
+
+
+def loop_spec(step: Step, ctx: ToolContext) -> LoopSpec:
+    outputs = ctx.step_outputs
+    inputs = resolve_data(dict(step.inputs), outputs)
+    url = inputs.get("url") if isinstance(inputs.get("url"), str) else None
+    listed = inputs.get("actions")
+    if listed is None:
+        listed = _shortcut(step, inputs)
+    if listed is not None:
+        return LoopSpec(url=url, actions=_parse(listed))
+    goal = str(inputs.get("goal") or step.name or "")
+    own = inputs.get("payload") or {}
+    if not isinstance(own, dict):
+        raise BadActInputs("`payload` must be an object of field -> value")
+    payload = step_payload(own, step.depends_on, outputs)
+    if not goal and not payload and not url:
+        raise BadActInputs(f"{step.type_name} step {step.step_id} has no actions, goal, payload or url")
+    if not goal and not payload:
+        return LoopSpec(url=url, actions=[])
+    return LoopSpec(url=url, goal=goal, payload=payload)

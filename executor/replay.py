@@ -1,0 +1,222 @@
+"""Replay for QA: re-run a recorded run's actions with no model and report where the site drifted.
+
+Each action that succeeded in the original run is performed again: its target as recorded first
+(an observation index means nothing on a new page, so then the resolved selector), then the resolved
+selector if the recorded target no longer matches. Before and after each action the URL and the DOM
+hash are compared with the recorded ones. The replay writes its own receipts in its own run folder.
+
+Skipped: actions that failed or were refused originally, `done`, values that were redacted (a typed
+secret is replayed only as its `{{secret:NAME}}` placeholder, given the secrets), and, unless
+`include_risky`, actions that would submit, pay, delete, log in or send.
+
+CLI: `replay_to_folder(source_run_dir, runs_dir, launch_options=...)` -> ReplayReport.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from browser.driver import BrowserDriver, PlaywrightDriver
+from browser.models import Action, BrowserPolicy, LaunchOptions, parse_action
+from browser.secrets import SecretVault
+from executor.act.perform import ActEnv, capture_before, perform
+from executor.act.risk import classify
+from planner.models import new_id
+from receipts.interface import Recorder
+from receipts.layout import RunFolder
+from receipts.models import REDACTED, ActionRecord, PageState
+from receipts.recorder import JsonlRecorder
+from receipts.report import read_records
+from receipts.verify import verify
+
+
+class ReplayError(Exception):
+    """The source run cannot be replayed (its receipts do not verify, or it recorded no action)."""
+
+
+@dataclass
+class ReplayStep:
+    seq: int  # the original record's seq
+    kind: str
+    status: str = "pending"  # the replayed outcome (ok, not_found, ...) or "skipped"
+    target_used: str = ""  # "recorded" | "selector" | ""
+    url_expected: str = ""
+    url_actual: str = ""
+    dom_expected: str | None = None
+    dom_actual: str | None = None
+    note: str = ""
+
+    @property
+    def url_match(self) -> bool:
+        return self.url_expected == self.url_actual
+
+    @property
+    def dom_match(self) -> bool:
+        return self.dom_expected is None or self.dom_expected == self.dom_actual
+
+    @property
+    def drifted(self) -> bool:
+        return self.status != "skipped" and not (self.status == "ok" and self.url_match and self.dom_match)
+
+
+@dataclass
+class ReplayReport:
+    source_run: str
+    replay_run: str
+    steps: list[ReplayStep] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not any(s.drifted for s in self.steps)
+
+    @property
+    def first_drift(self) -> ReplayStep | None:
+        return next((s for s in self.steps if s.drifted), None)
+
+    def summary(self) -> str:
+        replayed = sum(1 for s in self.steps if s.status != "skipped")
+        drift = self.first_drift
+        if drift is None:
+            return f"replayed {replayed} action(s) of {self.source_run}: no drift"
+        what = "outcome" if drift.status != "ok" else ("URL" if not drift.url_match else "DOM")
+        return (
+            f"replayed {replayed} action(s) of {self.source_run}: drift at seq {drift.seq} ({drift.kind}): "
+            f"{what} differs ({drift.status}; url {drift.url_expected!r} -> {drift.url_actual!r})"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        steps = [{**asdict(s), "url_match": s.url_match, "dom_match": s.dom_match, "drifted": s.drifted}
+                 for s in self.steps]  # fmt: skip
+        return {"source_run": self.source_run, "replay_run": self.replay_run, "ok": self.ok,
+                "summary": self.summary(), "steps": steps}  # fmt: skip
+
+
+def recorded_actions(run_dir: Path) -> list[ActionRecord]:
+    report = verify(run_dir)
+    if not report.ok:
+        raise ReplayError(f"receipts of {run_dir} do not verify: {report.summary()}")
+    return [r for _, r in read_records(RunFolder(run_dir)) if isinstance(r, ActionRecord)]
+
+
+def _why_skip(record: ActionRecord) -> str | None:
+    if record.outcome.status != "ok":
+        return f"not replayed: {record.outcome.status} in the original run"
+    if record.action.get("kind") == "done":
+        return "end marker"
+    value = record.action.get("value")
+    if value == REDACTED or (isinstance(value, list) and REDACTED in value):
+        return "value was redacted in the receipts"
+    return None
+
+
+def _candidates(record: ActionRecord) -> list[tuple[str, dict[str, Any]]]:
+    """(how, action dict) to try in order: the recorded target, then the resolved selector."""
+    action = dict(record.action)
+    target = action.get("target")
+    if not isinstance(target, dict):
+        return [("recorded", action)]
+    selector = (record.target_resolved or {}).get("selector")
+    tries = [] if "index" in target else [("recorded", action)]
+    if selector:
+        tries.append(("selector", {**action, "target": {"selector": selector}}))
+    return tries
+
+
+def _parse(data: dict[str, Any]) -> Action | None:
+    try:
+        return parse_action(data)
+    except ValidationError:
+        return None
+
+
+async def replay_run(
+    run_dir: Path | str, driver: BrowserDriver, recorder: Recorder, *, include_risky: bool = False
+) -> ReplayReport:
+    """Replays every recorded action of `run_dir` on `driver`, recording into `recorder`."""
+    source = Path(run_dir)
+    records = recorded_actions(source)
+    report = ReplayReport(source_run=source.name, replay_run=recorder.run_id)
+    env = ActEnv(
+        driver=driver, recorder=recorder, run_id=recorder.run_id, step_id="replay", run_dir=_root(recorder)
+    )
+    for record in records:
+        env.step_id = record.step_id or "replay"
+        step = ReplayStep(seq=record.seq, kind=str(record.action.get("kind")))
+        report.steps.append(step)
+        skip = _why_skip(record)
+        tries = [(how, a) for how, a in _candidates(record) if _parse(a) is not None]
+        if skip is None and not tries:
+            skip = "no target usable outside the original page (index without a selector)"
+        if skip is None and not include_risky:
+            risk = classify(parse_action(tries[0][1]), await driver.observe())
+            skip = f"would {risk}; replay with include_risky to perform it" if risk is not None else None
+        if skip is not None:
+            step.status, step.note = "skipped", skip
+            continue
+        await _reach(env, record.before)
+        for how, data in tries:
+            done = await perform(env, parse_action(data), None, await capture_before(env))
+            step.status, step.target_used = str(done.outcome.status), how
+            if done.outcome.ok:
+                break
+        _compare(step, record.after, driver.url, env.last_after.dom_hash if env.last_after else None)
+    await recorder.record_note(report.summary(), level="info" if report.ok else "warning", step_id="replay")
+    return report
+
+
+async def _reach(env: ActEnv, before: PageState) -> None:
+    """A replay that starts mid-site first opens the page the original action started from."""
+    if env.driver.url in ("", "about:blank") and before.url.startswith(("http://", "https://")):
+        await perform(
+            env, parse_action({"kind": "navigate", "url": before.url}), None, await capture_before(env)
+        )
+
+
+def _compare(step: ReplayStep, expected: PageState, url: str, dom_hash: str | None) -> None:
+    step.url_expected, step.url_actual = expected.url, url
+    step.dom_expected, step.dom_actual = expected.dom_hash, dom_hash
+
+
+def _root(recorder: Recorder) -> Path:
+    folder = getattr(recorder, "folder", None)
+    return folder.root if isinstance(folder, RunFolder) else Path(".")
+
+
+async def replay_to_folder(
+    source_run_dir: Path | str,
+    runs_dir: Path | str,
+    *,
+    launch_options: LaunchOptions | None = None,
+    policy: BrowserPolicy | None = None,
+    secrets: Mapping[str, str] | None = None,
+    include_risky: bool = False,
+) -> ReplayReport:
+    """`waypost replay RUN`: a fresh browser, a new run folder `replay_<run>_<id>`, the report in its
+    run.json and a run_end record whose status is REPLAY_OK or REPLAY_DRIFT."""
+    source = Path(source_run_dir)
+    recorded_actions(source)  # refuse early, before a browser starts
+    run_id = f"replay_{source.name}_{new_id('r').split('_', 1)[1]}"[:120]
+    folder = RunFolder(Path(runs_dir) / run_id)
+    recorder = await JsonlRecorder.open(folder)
+    driver = await PlaywrightDriver.launch(
+        launch_options,
+        policy=policy,
+        secrets=SecretVault(dict(secrets or {})),
+        downloads_dir=folder.root / "downloads",
+    )
+    try:
+        report = await replay_run(source, driver, recorder, include_risky=include_risky)
+        await recorder.write_run_meta({"replay": report.to_dict(), "source_run": source.name})
+        final = await driver.capture(screenshot=True)
+        await recorder.finish(
+            "REPLAY_OK" if report.ok else "REPLAY_DRIFT", reason=report.summary(), final_state=final
+        )
+        return report
+    finally:
+        await driver.close()
+        await recorder.aclose()

@@ -1,0 +1,152 @@
+"""Full runs through RunConductor on one shared headless Chromium, the fixture site and real files.
+
+Each run gets its own browser context (a PlaywrightDriver on the shared browser) through the
+RunResources factory, its own run folder and a real SQLite run store.
+"""
+
+from __future__ import annotations
+
+from collections.abc import AsyncIterator, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+from playwright.async_api import Browser, async_playwright
+
+from browser.discovery import find_chromium
+from browser.driver import BrowserDriver, PlaywrightDriver
+from browser.launch import chromium_args
+from executor.act import act_runners
+from executor.checkpoint_store import CheckpointStore
+from executor.conductor import RunConductor
+from executor.confirm import ConfirmAnswer, ConfirmRequest
+from executor.events import EventBus
+from executor.memory import MemoryStore
+from executor.models import ApprovalPolicy, RunBundleV1, RuntimeCtxV1
+from executor.registry import RunnerRegistry
+from executor.run_resources import RunResources
+from planner.cognition import Cognition
+from planner.models import ExecutionPlan
+from receipts.layout import RunFolder
+from receipts.models import ActionRecord, NoteRecord
+from receipts.report import read_records
+from receipts.verify import verify
+
+
+@pytest_asyncio.fixture(loop_scope="session", scope="session")
+async def chromium() -> AsyncIterator[Browser]:
+    async with async_playwright() as pw:
+        exe = find_chromium(bundled=pw.chromium.executable_path)
+        browser = await pw.chromium.launch(executable_path=str(exe), headless=True, args=chromium_args())
+        yield browser
+        await browser.close()
+
+
+class Answer:
+    """A ConfirmHandler with a fixed answer per gate kind prefix; records every request."""
+
+    def __init__(self, default: ConfirmAnswer = ConfirmAnswer.APPROVE, **by_kind: ConfirmAnswer) -> None:
+        self.default = default
+        self.by_kind = by_kind
+        self.requests: list[ConfirmRequest] = []
+
+    async def confirm(self, request: ConfirmRequest) -> ConfirmAnswer:
+        self.requests.append(request)
+        return self.by_kind.get(request.decision.gate_kind, self.default)
+
+
+@dataclass
+class ActHarness:
+    browser: Browser
+    runs_dir: Path
+    store: CheckpointStore
+    secrets: dict[str, str] = field(default_factory=dict)
+    bus: EventBus = field(default_factory=EventBus)
+    drivers: list[BrowserDriver] = field(default_factory=list)
+
+    def resources(self, run_id: str, run_dir: Path) -> RunResources:
+        async def on_shared_browser(res: RunResources) -> BrowserDriver:
+            driver = await PlaywrightDriver.on_browser(
+                self.browser, policy=res.policy, secrets=res.vault, downloads_dir=res.run_dir / "downloads"
+            )
+            self.drivers.append(driver)
+            return driver
+
+        return RunResources(
+            run_id=run_id,
+            run_dir=run_dir,
+            secrets=self.secrets,
+            driver_factory=on_shared_browser,
+            fsync=False,
+        )
+
+    def conductor(
+        self, *, cognition: Cognition | None = None, memory: MemoryStore | None = None, confirm: Any = None
+    ) -> RunConductor:
+        self.bus.keep_history = True
+        return RunConductor(
+            tools={},
+            store=self.store,
+            registry=RunnerRegistry(act_runners(cognition=cognition, memory=memory)),
+            events=self.bus,
+            confirm=confirm,
+            resources=self.resources,
+        )
+
+    async def run(
+        self,
+        plan: ExecutionPlan,
+        *,
+        confirm: Any = None,
+        cognition: Cognition | None = None,
+        memory: MemoryStore | None = None,
+        policy: ApprovalPolicy = ApprovalPolicy.ASK,
+        **runtime: Any,
+    ) -> RunBundleV1:
+        conductor = self.conductor(cognition=cognition, memory=memory, confirm=confirm)
+        ctx = RuntimeCtxV1(runs_dir=str(self.runs_dir), approval_policy=policy, **runtime)
+        bundle = await conductor.run(plan, ctx)
+        report = verify(self.runs_dir / bundle.run_id)
+        assert report.ok, report.summary()  # every run's receipts verify
+        return bundle
+
+    def actions(self, bundle: RunBundleV1) -> list[ActionRecord]:
+        records = read_records(RunFolder(self.runs_dir / bundle.run_id))
+        return [r for _, r in records if isinstance(r, ActionRecord)]
+
+    def notes(self, bundle: RunBundleV1) -> list[str]:
+        records = read_records(RunFolder(self.runs_dir / bundle.run_id))
+        return [r.text for _, r in records if isinstance(r, NoteRecord)]
+
+
+@pytest.fixture
+def act_harness(chromium: Browser, tmp_path: Path) -> ActHarness:
+    store = CheckpointStore(tmp_path / "runs" / "waypost.sqlite3")
+    return ActHarness(browser=chromium, runs_dir=tmp_path / "runs", store=store)
+
+
+def act_plan(
+    steps: list[dict[str, Any]],
+    *,
+    gates: list[dict[str, Any]] | None = None,
+    no_submit: bool = False,
+    mode: str = "B",
+    **extra: Any,
+) -> ExecutionPlan:
+    """A plan of act steps; each step gets the action gate unless it names its own."""
+    gates = gates or [
+        {
+            "gate_id": "gate_action",
+            "kind": "action",
+            "reason": "act on the page",
+            "blocked_actions": ["submit", "purchase", "delete"] if no_submit else ["purchase", "delete"],
+        }
+    ]
+    for step in steps:
+        step.setdefault("policy_gate_id", gates[0]["gate_id"])
+    task: Mapping[str, Any] = {"user_query": "act", "constraints": {"no_submit": no_submit}}
+    return ExecutionPlan.model_validate(
+        {"mode": mode, "steps": steps, "policy_gates": gates, "task": task, **extra}
+    )

@@ -1,0 +1,59 @@
+"""StepPaused through the conductor and AgentCore: progress kept, resume answers the action's gate."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from executor.checkpoint_store import CheckpointStore
+from executor.models import GateDecisionV1, GateVerdict, PendingUserInput, RunStatus, StepStatus
+from executor.registry import RunnerRegistry
+from executor.service import AgentCore
+from executor.tool_engine import ToolCallEngine
+from executor.tools import StepPaused, ToolContext, ToolOutput
+from planner.models import ExecutionPlan, Step
+
+
+class TwoHalves:
+    """Does half its work, asks about the second half, and remembers where it was."""
+
+    def __init__(self) -> None:
+        self.first_half = 0
+        self.second_half = 0
+
+    async def run(self, step: Step, ctx: ToolContext, engine: ToolCallEngine) -> ToolOutput:
+        progress = dict(ctx.step_outputs.get(step.step_id, {}))
+        if not progress.get("half_done"):
+            self.first_half += 1
+        gate = GateDecisionV1(gate_id="gate_action:submit:2", decision=GateVerdict.NEED_CONFIRM,
+                              step_id=step.step_id, gate_kind="submit")  # fmt: skip
+        assert ctx.ask is not None
+        approval = await ctx.ask(gate, target="click Send", screenshot_path=None)
+        if approval is None:
+            pending = PendingUserInput(kind="CONFIRMATION", message="send?", gate_id=gate.gate_id,
+                                       step_id=step.step_id)  # fmt: skip
+            raise StepPaused(pending, {"half_done": True})
+        self.second_half += approval.approved
+        return ToolOutput(outputs={"sent": approval.approved})
+
+
+async def test_pause_then_resume_with_approve_pending(tmp_path: Path) -> None:
+    runner = TwoHalves()
+    core = AgentCore(
+        store=CheckpointStore(tmp_path / "waypost.sqlite3"),
+        tools={},
+        runs_dir=tmp_path,
+        registry=RunnerRegistry({"ACT": runner}),
+    )
+    plan = ExecutionPlan.model_validate({"mode": "B", "steps": [{"step_id": "a1", "type": "ACT"}]})
+    paused = await core.run(plan, safe_mode=False)
+    assert paused.run_status is RunStatus.NEEDS_CONFIRMATION
+    assert (
+        paused.pending_user_input is not None and paused.pending_user_input.gate_id == "gate_action:submit:2"
+    )
+    (step,) = paused.step_runs
+    assert step.status is StepStatus.RUNNING and step.outputs == {"half_done": True}
+
+    done = await core.resume(paused.run_id, approve_pending=True, safe_mode=False)
+    assert done.run_status is RunStatus.SUCCESS, done.reason
+    assert (runner.first_half, runner.second_half) == (1, 1)  # nothing done twice
+    assert done.step_runs[0].outputs == {"sent": True}
