@@ -16,7 +16,7 @@ from pydantic import ValidationError
 from app.progress import ProgressPrinter
 from app.settings import Settings, SettingsError, load_settings
 from app.terminal_confirm import TerminalConfirm
-from app.wiring import build_core
+from app.wiring import build_core, launch_options
 from executor.checkpoint_store import CheckpointStoreError
 from executor.confirm import ConfirmHandler
 from executor.models import ApprovalPolicy, RunBundleV1
@@ -25,6 +25,7 @@ from executor.service import AgentCore, UnknownRun
 from planner.models import ExecutionPlan
 from planner.service import PlannerConfigError
 from receipts.errors import ReceiptsError
+from receipts.runs import resolve_run
 
 EXIT_BAD_INPUT = 2
 
@@ -71,6 +72,18 @@ def _parser() -> argparse.ArgumentParser:
     receipts.add_argument("run", nargs="?", help="a run id or a run folder")
     receipts.add_argument("--out", type=Path, help="export: where to write report.html")
     common(receipts)
+
+    demo = sub.add_parser("demo", help="run the four example flows on the bundled offline demo site")
+    demo.add_argument(
+        "--approve", choices=[p.value for p in ApprovalPolicy], help="default: all (gates approved)"
+    )
+    common(demo)
+
+    replay = sub.add_parser("replay", help="re-run a recorded run's actions without a model; report drift")
+    replay.add_argument("run", help="a run id or a run folder")
+    replay.add_argument("--include-risky", action="store_true", help="also replay submit/pay/delete clicks")
+    replay.add_argument("--headed", action="store_true")
+    common(replay)
 
     doctor = sub.add_parser("doctor", help="check Chromium, Qt, fonts, the model endpoint")
     common(doctor)
@@ -183,6 +196,28 @@ async def _cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
     return await _finish_run(args, core, bundle)
 
 
+async def _cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
+    from app.demo.run import describe, run_demo
+
+    approve = ApprovalPolicy(args.approve) if args.approve else ApprovalPolicy.ALL
+    results, posts = await run_demo(settings, approve=approve, quiet=args.json)
+    document = {"flows": [json.loads(r.bundle.model_dump_json()) for r in results], "form_posts": posts}
+    _emit(args, document, describe(results, posts))
+    return max((r.bundle.exit_code for r in results), default=0)
+
+
+async def _cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
+    from executor.replay import replay_to_folder
+
+    runs_dir = settings.runs_dir.expanduser()
+    folder = resolve_run(args.run, runs_dir)
+    report = await replay_to_folder(
+        folder.root, runs_dir, launch_options=launch_options(settings), include_risky=args.include_risky
+    )
+    _emit(args, report.to_dict(), report.summary())
+    return 0 if report.ok else 1
+
+
 async def _cmd_doctor(args: argparse.Namespace, settings: Settings) -> int:
     from app.doctor import run_checks
 
@@ -209,7 +244,14 @@ def _dispatch(args: argparse.Namespace) -> int:
         from app.gui_entry import open_gui
 
         return open_gui(settings)  # imported late: plan/run/doctor should not load Qt
-    commands = {"plan": _cmd_plan, "run": _cmd_run, "resume": _cmd_resume, "doctor": _cmd_doctor}
+    commands = {
+        "plan": _cmd_plan,
+        "run": _cmd_run,
+        "resume": _cmd_resume,
+        "demo": _cmd_demo,
+        "replay": _cmd_replay,
+        "doctor": _cmd_doctor,
+    }
     return asyncio.run(commands[args.command](args, settings))
 
 
@@ -218,7 +260,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command is None:
         has_display = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
-        args = parser.parse_args(["gui"] if has_display else ["doctor"])
+        args = parser.parse_args(["gui"] if has_display else ["demo"])
     try:
         return _dispatch(args)
     except (

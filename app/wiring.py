@@ -7,8 +7,10 @@ from pathlib import Path
 
 from app.settings import Settings, SettingsError
 from browser.models import LaunchOptions
+from executor.act import act_runners
 from executor.checkpoint_store import CheckpointStore
 from executor.entrypoint import STORE_FILENAME
+from executor.memory import MemoryStore
 from executor.registry import RunnerRegistry
 from executor.research.factory import DEFAULT_SEARCH_URL, research_tools
 from executor.research.search import (
@@ -20,7 +22,9 @@ from executor.research.search import (
 from executor.run_resources import RunResources
 from executor.service import AgentCore
 from executor.tools import Tool
+from planner.cognition import Cognition, RuleCognition
 from planner.llm import LLMClient, LLMSettings
+from planner.llm_cognition import LLMCognition
 
 
 def llm_settings(settings: Settings) -> LLMSettings | None:
@@ -52,23 +56,30 @@ def search_provider(settings: Settings) -> SearchProvider:
     return BrowserSearchProvider(where or DEFAULT_SEARCH_URL)
 
 
-def default_tools(settings: Settings) -> dict[str, Tool]:
-    llm = llm_settings(settings)
-    return research_tools(search=search_provider(settings), llm=LLMClient(llm) if llm else None)
+def default_tools(settings: Settings, llm: LLMClient | None) -> dict[str, Tool]:
+    return research_tools(search=search_provider(settings), llm=llm)
+
+
+def default_registry(runs_dir: Path, llm: LLMClient | None) -> RunnerRegistry:
+    """ACT-family runners: the model decides next actions when one is configured, else the rules."""
+    cognition: Cognition = LLMCognition(llm) if llm is not None else RuleCognition()
+    return RunnerRegistry(act_runners(cognition=cognition, memory=MemoryStore.beside(runs_dir)))
 
 
 def build_core(settings: Settings, *, tools: Mapping[str, Tool] | None = None) -> AgentCore:
     """A core for these settings. Tools default to the built-in set for the configured browser."""
     runs_dir = Path(settings.runs_dir).expanduser()
     runs_dir.mkdir(parents=True, exist_ok=True)
+    llm_config = llm_settings(settings)
+    llm = LLMClient(llm_config) if llm_config is not None else None  # one client: TLS setup costs ~45 ms
     return AgentCore(
         store=CheckpointStore(store_path(runs_dir)),
-        tools=dict(tools) if tools is not None else default_tools(settings),
+        tools=dict(tools) if tools is not None else default_tools(settings, llm),
         runs_dir=runs_dir,
-        registry=RunnerRegistry(),
-        llm=llm_settings(settings),
-        resources=lambda run_id, run_dir: RunResources(
-            run_id=run_id, run_dir=run_dir, launch_options=launch_options(settings)
+        registry=default_registry(runs_dir, llm),
+        llm=llm_config,
+        resources=lambda run_id, run_dir, secrets: RunResources(
+            run_id=run_id, run_dir=run_dir, launch_options=launch_options(settings), secrets=secrets
         ),
     )
 

@@ -6,7 +6,7 @@ the composition root (app/), so tests drive the same facade with fake tools.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
 from pydantic import SecretStr
@@ -17,7 +17,7 @@ from executor.confirm import ConfirmHandler
 from executor.events import EventSink
 from executor.models import Approval, ApprovalPolicy, ExecMode, RunBundleV1, RuntimeCtxV1
 from executor.registry import RunnerRegistry
-from executor.run_resources import ResourcesFactory
+from executor.run_resources import ResourcesFactory, RunResources
 from executor.tools import Tool
 from planner.context import build_context
 from planner.llm import LLMSettings
@@ -27,6 +27,10 @@ from planner.service import PlannerChoice, PlanResult, make_plan
 
 class UnknownRun(LookupError):
     """No run with that id in the store."""
+
+
+#: Builds a run's resources; the third argument holds the secrets the run's task declared.
+SecretAwareResources = Callable[[str, Path, Mapping[str, str]], RunResources]
 
 
 class AgentCore:
@@ -39,7 +43,7 @@ class AgentCore:
         registry: RunnerRegistry | None = None,
         llm: LLMSettings | None = None,
         rate_overrides: dict[str, tuple[float, int]] | None = None,
-        resources: ResourcesFactory | None = None,
+        resources: SecretAwareResources | None = None,
     ) -> None:
         self.store = store
         self.resources = resources
@@ -89,7 +93,7 @@ class AgentCore:
         runtime = RuntimeCtxV1(
             safe_mode=safe_mode, approval_policy=approval_policy, run_id=run_id, runs_dir=str(self.runs_dir)
         )
-        return await self._conductor(events, confirm).run(plan, runtime, exec_mode)
+        return await self._conductor(plan.plan_id, events, confirm).run(plan, runtime, exec_mode)
 
     async def resume(
         self,
@@ -129,12 +133,22 @@ class AgentCore:
             approvals=given,
             runs_dir=str(self.runs_dir),
         )
-        return await self._conductor(events, confirm).run(plan, runtime)
+        return await self._conductor(plan.plan_id, events, confirm).run(plan, runtime)
 
     def history(self, limit: int = 100) -> list[RunSummary]:
         return self.store.list_runs(limit=limit)
 
-    def _conductor(self, events: EventSink | None, confirm: ConfirmHandler | None) -> RunConductor:
+    def _resources_for(self, plan_id: str) -> ResourcesFactory | None:
+        """Binds the plan's declared secrets (known only in this process) to its run's resources."""
+        factory = self.resources
+        if factory is None:
+            return None
+        secrets = {name: value.get_secret_value() for name, value in self._secrets.get(plan_id, {}).items()}
+        return lambda run_id, run_dir: factory(run_id, run_dir, secrets)
+
+    def _conductor(
+        self, plan_id: str, events: EventSink | None, confirm: ConfirmHandler | None
+    ) -> RunConductor:
         return RunConductor(
             tools=self.tools,
             store=self.store,
@@ -142,5 +156,5 @@ class AgentCore:
             events=events,
             confirm=confirm,
             rate_overrides=self.rate_overrides,
-            resources=self.resources,
+            resources=self._resources_for(plan_id),
         )
