@@ -1,0 +1,194 @@
+"""UI responsiveness: event-loop stalls during full runs through the window, and launch-to-window time.
+
+A 10 ms heartbeat QTimer ticks on the qasync loop while the window plans and runs example task C
+(research, then a gated form fill, approved through the gate dialog's Approve button) several times
+on fake tools that each wait a few ms as I/O would. The longest gap between ticks, minus the 10 ms
+period, is the longest stall: the goal is none over 50 ms. Launch time runs from process start
+(before any import) to the first Show event of the main window.
+Offscreen; no browser yet (a real-browser version follows once the browser tools are wired).
+The run store lives in TMPDIR: with TMPDIR=/dev/shm (no disk syncs) the figure isolates the UI and
+the loop from the SQLite commits the conductor makes on the loop thread.
+Run: QT_QPA_PLATFORM=offscreen .venv/bin/python -m benchmarks.ui_responsiveness [--runs 10] [--io-ms 20]
+"""
+
+from __future__ import annotations
+
+import time
+
+LAUNCHED = time.perf_counter()
+
+import argparse  # noqa: E402
+import asyncio  # noqa: E402
+import os  # noqa: E402
+import statistics  # noqa: E402
+import sys  # noqa: E402
+import tempfile  # noqa: E402
+from dataclasses import dataclass, field  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import qasync  # noqa: E402
+from PySide6.QtCore import QEvent, QObject, QTimer  # noqa: E402
+from PySide6.QtWidgets import QApplication  # noqa: E402
+
+from executor.checkpoint_store import CheckpointStore  # noqa: E402
+from executor.models import EvidenceItem, RunBundleV1  # noqa: E402
+from executor.service import AgentCore  # noqa: E402
+from executor.tools import ToolContext, ToolOutput  # noqa: E402
+from ui.controller import RunController  # noqa: E402
+from ui.examples import EXAMPLE_TASKS  # noqa: E402
+from ui.main_window import MainWindow  # noqa: E402
+
+PERIOD_MS = 10
+RESEARCH = {"retrieve", "fetch_data", "web_search", "open_url"}
+IMPORTED = time.perf_counter()
+
+
+@dataclass
+class SlowTool:
+    """Waits like network or browser I/O, then returns a result (with a source when researching)."""
+
+    io_s: float
+    evidence: bool = False
+
+    async def __call__(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
+        await asyncio.sleep(self.io_s)
+        sources = [EvidenceItem(source_url=f"http://127.0.0.1/{ctx.step.step_id}", snippet="a fact")]
+        return ToolOutput(outputs={"ok": True}, evidence=sources if self.evidence else [])
+
+
+@dataclass
+class Heartbeat:
+    ticks: list[float] = field(default_factory=list)
+    #: (time, signal name) of controller signals, to say what the longest stall followed.
+    marks: list[tuple[float, str]] = field(default_factory=list)
+
+    def tick(self) -> None:
+        self.ticks.append(time.perf_counter())
+
+    def mark(self, name: str) -> None:
+        self.marks.append((time.perf_counter(), name))
+
+    def gaps_ms(self) -> list[float]:
+        return [(b - a) * 1000 for a, b in zip(self.ticks, self.ticks[1:], strict=False)]
+
+    def around_longest(self) -> str:
+        """The signals seen during the longest gap (or the last one before it)."""
+        gaps = self.gaps_ms()
+        i = gaps.index(max(gaps))
+        start, end = self.ticks[i], self.ticks[i + 1]
+        inside = [name for at, name in self.marks if start <= at <= end]
+        before = [name for at, name in self.marks if at < start][-1:]
+        return ", ".join(inside) if inside else f"after {before[0] if before else 'start'}"
+
+
+class FirstShow(QObject):
+    """Notes when the main window is first shown."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.shown_at: float | None = None
+
+    def eventFilter(self, watched: QObject, event: QEvent) -> bool:
+        if self.shown_at is None and event.type() == QEvent.Type.Show and isinstance(watched, MainWindow):
+            self.shown_at = time.perf_counter()
+        return False
+
+
+async def one_run(window: MainWindow) -> RunBundleV1:
+    done: asyncio.Future[RunBundleV1] = asyncio.get_running_loop().create_future()
+
+    def finished(bundle: RunBundleV1) -> None:
+        if not done.done():
+            done.set_result(bundle)
+
+    def approve_when_asked(_request: object) -> None:
+        dialog = window.gate_dialog
+        if dialog is not None:
+            QTimer.singleShot(0, dialog.approve_button.click)  # a person clicking Approve
+
+    window.controller.run_finished.connect(finished)
+    window.controller.gate_requested.connect(approve_when_asked)
+    try:
+        window.task_panel.run_button.click()
+        bundle = await done
+        await window.controller.wait_idle()  # Run is enabled again only once the task has ended
+        return bundle
+    finally:
+        window.controller.run_finished.disconnect(finished)
+        window.controller.gate_requested.disconnect(approve_when_asked)
+
+
+async def main(runs: int, io_ms: float, first_show: FirstShow) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        keys = ("retrieve", "fetch_data", "compute", "act", "web_search", "open_url", "summarize")
+        tools = {k: SlowTool(io_ms / 1000, evidence=k in RESEARCH) for k in keys}
+        store = CheckpointStore(Path(tmp) / "db.sqlite3")
+        core = AgentCore(
+            store=store,
+            tools=tools,
+            runs_dir=Path(tmp) / "runs",
+            rate_overrides={k: (1e9, 10**6) for k in tools},
+        )
+        window = MainWindow(RunController(core), {"safe_mode": True, "planner": "rules", "runs_dir": tmp})
+        window.show()
+        await asyncio.sleep(0)
+        window.task_panel.use_example(EXAMPLE_TASKS[2])
+        beat = Heartbeat()
+        timer = QTimer()
+        timer.setInterval(PERIOD_MS)
+        timer.timeout.connect(beat.tick)
+        c = window.controller
+        for name in (
+            "plan_ready",
+            "run_started",
+            "step_started",
+            "step_finished",
+            "gate_requested",
+            "gate_closed",
+            "run_finished",
+            "busy_changed",
+        ):
+            getattr(c, name).connect(lambda *_, n=name: beat.mark(n))
+        timer.start()
+        started = time.perf_counter()
+        statuses = [(await one_run(window)).run_status.value for _ in range(runs)]
+        elapsed = time.perf_counter() - started
+        timer.stop()
+        window.close()
+        await window.aclose()
+        store.close()
+    gaps = sorted(beat.gaps_ms())
+    stall = max(gaps) - PERIOD_MS
+    shown = (first_show.shown_at or LAUNCHED) - LAUNCHED
+    print(
+        f"runs: {runs} x example C through the window, {io_ms:g} ms per tool call; statuses {set(statuses)}"
+    )
+    print(f"wall time {elapsed:.2f} s; heartbeat ticks {len(beat.ticks)} (period {PERIOD_MS} ms)")
+    print(
+        f"gap between ticks: median {statistics.median(gaps):.1f} ms, "
+        f"p99 {gaps[int(len(gaps) * 0.99) - 1]:.1f} ms, max {max(gaps):.1f} ms"
+    )
+    verdict = "OK" if stall < 50 else "OVER"
+    during = beat.around_longest()
+    print(f"longest event-loop stall: {stall:.1f} ms (goal: < 50 ms) -> {verdict}; during: {during}")
+    print(
+        f"launch to first window shown: {shown * 1000:.0f} ms (imports {(IMPORTED - LAUNCHED) * 1000:.0f} ms)"
+    )
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=10)
+    parser.add_argument("--io-ms", type=float, default=20.0)
+    args = parser.parse_args()
+    app = QApplication(sys.argv[:1])
+    app.setQuitOnLastWindowClosed(False)
+    hook = FirstShow()
+    app.installEventFilter(hook)
+    loop = qasync.QEventLoop(app)
+    asyncio.set_event_loop(loop)
+    with loop:
+        loop.run_until_complete(main(args.runs, args.io_ms, hook))

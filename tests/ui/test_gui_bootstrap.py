@@ -1,0 +1,71 @@
+"""app/gui.py's run_gui in a fresh process: the real bootstrap, a run to the gate, close, exit 0.
+
+A subprocess because run_gui owns its QApplication loop from start to end, as `waypost gui` does;
+closing while a gate is open must leave a resumable run and no "Event loop stopped" error.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+SCRIPT = """
+import json, sys
+from pathlib import Path
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication
+from app.gui import run_gui
+from executor.checkpoint_store import CheckpointStore
+from executor.service import AgentCore
+from tests.support.fake_tools import fake_toolbox
+from tests.ui.conftest import research_then_act
+from ui.main_window import MainWindow
+
+tmp = Path(sys.argv[1])
+tools = fake_toolbox()
+core = AgentCore(store=CheckpointStore(tmp / "db.sqlite3"), tools=tools, runs_dir=tmp / "runs",
+                 rate_overrides={k: (1e9, 10**6) for k in tools})
+app = QApplication([])
+saved = []
+
+def drive(window):
+    window.controller.gate_requested.connect(lambda request: window.close())
+    window.settings_saved.connect(saved.append)
+    window._on_settings_saved({"safe_mode": True, "runs_dir": "x"})
+    window.controller.run_plan(research_then_act())
+
+class OnShown(QObject):
+    def eventFilter(self, obj, event):
+        if event.type() == QEvent.Type.Show and isinstance(obj, MainWindow) and not hasattr(self, "seen"):
+            self.seen = obj
+            QTimer.singleShot(0, lambda: drive(obj))
+        return False
+
+hook = OnShown()
+app.installEventFilter(hook)
+rc = run_gui(core, {"safe_mode": True, "runs_dir": str(tmp / "runs")}, saved.append)
+history = [(r.status, r.pending.step_id if r.pending else None) for r in core.history()]
+print(json.dumps({"rc": rc, "saved": len(saved), "history": history}))
+"""
+
+
+def test_run_gui_closes_at_a_gate_and_leaves_a_resumable_run(tmp_path: Path) -> None:
+    env = {**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT, str(tmp_path)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Event loop stopped" not in done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result == {"rc": 0, "saved": 2, "history": [["NEEDS_CONFIRMATION", "a1"]]}

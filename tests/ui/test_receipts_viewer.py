@@ -1,0 +1,79 @@
+"""Receipts viewer on a run folder written by the real JsonlRecorder."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+
+from PySide6.QtCore import QUrl
+from pytestqt.qtbot import QtBot
+
+from receipts.models import REDACTED
+from tests.ui.conftest import next_emit, record, record_run
+from ui.receipts_model import COLUMNS
+from ui.receipts_viewer import ReceiptsViewer
+
+
+def cell(viewer: ReceiptsViewer, row: int, column: str) -> str:
+    return str(viewer.model.index(row, COLUMNS.index(column)).data())
+
+
+async def test_loads_actions_with_redacted_values_and_screenshots(qtbot: QtBot, tmp_path: Path) -> None:
+    run_dir = await record_run(tmp_path / "runs")
+    viewer = ReceiptsViewer()
+    qtbot.addWidget(viewer)
+    await viewer.load(run_dir)
+    assert viewer.model.rowCount() == 2
+    assert [cell(viewer, r, "Action") for r in range(2)] == ["navigate", "fill"]
+    assert cell(viewer, 1, "Target") == 'label "Password"'
+    assert cell(viewer, 1, "Value") == REDACTED
+    assert cell(viewer, 0, "URL") == "http://127.0.0.1:8000/signup"
+    assert cell(viewer, 1, "DOM hash") == "c" * 10
+    assert cell(viewer, 0, "Outcome") == "ok"
+    # the first row is selected on load: both screenshots side by side
+    assert viewer.before.has_image and viewer.after.has_image
+    viewer.table.selectRow(1)
+    assert "record 3" in viewer.after_caption.text()
+    assert "= previous after" in viewer.before_caption.text()
+    assert "hunter2" not in (run_dir / "receipts.jsonl").read_text()
+
+
+async def test_verify_chain_ok_then_detects_an_edit(qtbot: QtBot, tmp_path: Path) -> None:
+    run_dir = await record_run(tmp_path / "runs")
+    viewer = ReceiptsViewer()
+    qtbot.addWidget(viewer)
+    await viewer.load(run_dir)
+    verified = next_emit(viewer.verified)
+    viewer.verify_button.click()  # the button runs verification in a task the viewer owns
+    (report,) = await asyncio.wait_for(verified, 10)
+    assert report.ok and report.files_checked == 4  # the second before-shot reuses the first after-shot
+    assert viewer.verify_label.text().startswith("Verify OK: 4 records")
+    receipts = run_dir / "receipts.jsonl"
+    receipts.write_text(receipts.read_text().replace("navigate", "navigatf", 1))
+    report = await viewer.verify_chain()
+    assert not report.ok
+    assert viewer.verify_label.text().startswith("Verify FAILED at line 1")
+    await viewer.aclose()
+
+
+async def test_export_writes_the_html_report_and_opens_it(qtbot: QtBot, tmp_path: Path) -> None:
+    run_dir = await record_run(tmp_path / "runs")
+    viewer = ReceiptsViewer()
+    qtbot.addWidget(viewer)
+    opened: list[QUrl] = []
+    viewer.open_url = lambda url: record(opened, url)
+    await viewer.load(run_dir)
+    path = await viewer.export()
+    assert path == run_dir / "report.html" and path.read_text().startswith("<!")
+    assert opened == [QUrl.fromLocalFile(str(path))]
+    viewer.folder_button.click()
+    assert opened[-1] == QUrl.fromLocalFile(str(run_dir))
+
+
+async def test_a_missing_folder_loads_empty_with_buttons_off(qtbot: QtBot, tmp_path: Path) -> None:
+    viewer = ReceiptsViewer()
+    qtbot.addWidget(viewer)
+    await viewer.load(tmp_path / "nothing")
+    assert viewer.model.rowCount() == 0
+    assert not viewer.verify_button.isEnabled()
+    assert not viewer.before.has_image

@@ -1,0 +1,328 @@
+"""RunController: the one bridge between the Qt window and the async AgentCore.
+
+Widgets never call the core: they call these slots, and the controller turns every core event into a
+Qt signal. It owns the asyncio task of the current plan/run/resume (never fire-and-forget), so Stop
+and window close can cancel it and wait for it; the conductor checkpoints before each gate question
+and on cancellation, so an interrupted run stays resumable.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from typing import Any
+
+from PySide6.QtCore import QObject, Signal, Slot
+
+from executor.checkpoint_store import RunSummary
+from executor.confirm import ConfirmAnswer, ConfirmRequest
+from executor.events import BudgetUpdated, EventBus, RunEvent, RunFinished, RunStarted, StepFinished
+from executor.models import ApprovalPolicy, RunBundleV1
+from executor.service import AgentCore
+from planner.models import ExecutionPlan
+from planner.service import PlannerChoice
+
+log = logging.getLogger(__name__)
+
+
+class ControllerBusy(RuntimeError):
+    """A plan, run or resume is already in progress; one at a time."""
+
+
+class _CountingBus(EventBus):
+    """The run's bus, counting what was published so a gate question can wait for earlier events."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.published = 0
+
+    def publish(self, event: RunEvent) -> None:
+        self.published += 1
+        super().publish(event)
+
+
+class RunController(QObject):
+    """Drives plan/run/resume on the qasync loop and re-emits core events as Qt signals."""
+
+    #: A plan is ready to show (planner.service.PlanResult).
+    plan_ready = Signal(object)
+    #: The plan about to run, or a resumed run's plan loaded from the store (ExecutionPlan).
+    plan_loaded = Signal(object)
+    #: The run began or resumed (executor.events.RunStarted).
+    run_started = Signal(object)
+    #: A step began (executor.events.StepStarted).
+    step_started = Signal(object)
+    #: A step ended, with status, duration and tool calls (executor.models.StepRunV1).
+    step_finished = Signal(object)
+    #: One tool call ended (executor.events.ToolCallFinished).
+    tool_call_finished = Signal(object)
+    #: The run waits on a person: show the gate dialog (executor.confirm.ConfirmRequest).
+    gate_requested = Signal(object)
+    #: The run was checkpointed at a gate before asking (executor.events.GatePending).
+    gate_pending_saved = Signal(object)
+    #: The pending gate question is over, however it ended (the ConfirmAnswer value as str).
+    gate_closed = Signal(str)
+    #: A gate was approved or denied (executor.events.GateDecided).
+    gate_decided = Signal(object)
+    #: A source was added to the evidence ledger (executor.events.EvidenceAdded).
+    evidence_added = Signal(object)
+    #: A browser action happened, with the latest screenshot (executor.events.ActionPerformed).
+    action_performed = Signal(object)
+    #: Budget used so far (executor.models.BudgetStateV1).
+    budget_updated = Signal(object)
+    #: The run ended with a bundle, after every earlier event was delivered (RunBundleV1).
+    run_finished = Signal(object)
+    #: The run was cancelled by Stop or Pause (its run id, or "" when it had not started).
+    run_cancelled = Signal(str)
+    #: Planning or running raised; the message names the error.
+    failed = Signal(str)
+    #: A plan, run or resume started (True) or ended (False).
+    busy_changed = Signal(bool)
+    #: The run store changed (a run started or ended): history views reload.
+    history_changed = Signal()
+
+    def __init__(self, core: AgentCore, parent: QObject | None = None) -> None:
+        super().__init__(parent)
+        self.core = core
+        self._task: asyncio.Task[None] | None = None
+        self._gate: asyncio.Future[ConfirmAnswer] | None = None
+        self._run_id: str | None = None
+        self._bus: _CountingBus | None = None
+        self._delivered = 0
+        self._progress = asyncio.Event()
+        self._idle = asyncio.Event()
+        self._idle.set()
+
+    # --- state ---------------------------------------------------------------------------------
+
+    @property
+    def busy(self) -> bool:
+        """True from the start of an operation until busy_changed(False) has been emitted."""
+        return not self._idle.is_set()
+
+    @property
+    def task(self) -> asyncio.Task[None] | None:
+        """The asyncio task of the current operation (for tests and shutdown)."""
+        return self._task
+
+    @property
+    def current_run_id(self) -> str | None:
+        return self._run_id
+
+    @property
+    def gate_pending(self) -> bool:
+        return self._gate is not None and not self._gate.done()
+
+    def history(self, limit: int = 100) -> list[RunSummary]:
+        return self.core.history(limit)
+
+    def run_dir(self, run_id: str) -> str:
+        return str(self.core.run_dir(run_id))
+
+    # --- intents -------------------------------------------------------------------------------
+
+    def plan_task(
+        self,
+        task: str,
+        *,
+        url: str | None = None,
+        files: Sequence[str] = (),
+        planner: PlannerChoice = "auto",
+    ) -> None:
+        """Plans without running; the result arrives as `plan_ready`."""
+        self._start(self._plan(task, url, tuple(files), planner))
+
+    def plan_and_run(
+        self,
+        task: str,
+        *,
+        url: str | None = None,
+        files: Sequence[str] = (),
+        planner: PlannerChoice = "auto",
+        safe_mode: bool = True,
+        approval_policy: ApprovalPolicy = ApprovalPolicy.ASK,
+        adjust: Callable[[ExecutionPlan], ExecutionPlan] | None = None,
+    ) -> None:
+        """Plans (emitting `plan_ready`), then runs the plan, `adjust`ed first (e.g. budget caps)."""
+        self._start(self._plan_and_run(task, url, tuple(files), planner, safe_mode, approval_policy, adjust))
+
+    def run_plan(
+        self,
+        plan: ExecutionPlan,
+        *,
+        safe_mode: bool = True,
+        approval_policy: ApprovalPolicy = ApprovalPolicy.ASK,
+    ) -> None:
+        self._start(self._run(plan, safe_mode, approval_policy))
+
+    def resume_run(self, run_id: str, *, approve_pending: bool | None = None, safe_mode: bool = True) -> None:
+        """Continues a paused or interrupted run; with approve_pending None the gate is asked again."""
+        self._start(self._resume(run_id, approve_pending, safe_mode))
+
+    @Slot()
+    def approve(self) -> None:
+        self._answer(ConfirmAnswer.APPROVE)
+
+    @Slot()
+    def deny(self) -> None:
+        self._answer(ConfirmAnswer.DENY)
+
+    @Slot()
+    def pause(self) -> None:
+        """At a gate: end the run as NEEDS_CONFIRMATION. Otherwise cancel; the checkpoint remains."""
+        if self.gate_pending:
+            self._answer(ConfirmAnswer.PAUSE)
+        else:
+            self.stop()
+
+    @Slot()
+    def stop(self) -> None:
+        if self._task is not None and not self._task.done():
+            self._task.cancel()
+
+    def shutdown(self) -> None:
+        """Window closing: a pending gate pauses (resumable later), any other work is cancelled."""
+        if self.gate_pending:
+            self._answer(ConfirmAnswer.PAUSE)
+        else:
+            self.stop()
+
+    async def wait_idle(self) -> None:
+        """Returns when the current operation ended, however it ended, and busy_changed(False) went out."""
+        await self._idle.wait()
+
+    async def aclose(self) -> None:
+        self.shutdown()
+        await self.wait_idle()
+
+    # --- ConfirmHandler ------------------------------------------------------------------------
+
+    async def confirm(self, request: ConfirmRequest) -> ConfirmAnswer:
+        """Asks through `gate_requested`; the answer comes from approve()/deny()/pause()."""
+        await self._catch_up()  # the window sees the steps before the gate, in order
+        future: asyncio.Future[ConfirmAnswer] = asyncio.get_running_loop().create_future()
+        self._gate = future
+        answer = ConfirmAnswer.PAUSE
+        try:
+            self.gate_requested.emit(request)
+            answer = await future
+            return answer
+        finally:
+            self._gate = None
+            self.gate_closed.emit(str(answer) if future.done() and not future.cancelled() else "cancelled")
+
+    async def _catch_up(self) -> None:
+        """Waits until the pump has emitted every event published so far (gate_pending included)."""
+        while self._bus is not None and self._delivered < self._bus.published:
+            self._progress.clear()
+            await self._progress.wait()
+
+    def _answer(self, answer: ConfirmAnswer) -> None:
+        if self._gate is not None and not self._gate.done():
+            self._gate.set_result(answer)
+
+    # --- the operations ------------------------------------------------------------------------
+
+    def _start(self, coro: Coroutine[Any, Any, None]) -> None:
+        if self.busy:
+            coro.close()
+            raise ControllerBusy("a plan or run is already in progress")
+        self._run_id = None
+        self._idle.clear()
+        task = asyncio.get_event_loop().create_task(coro)
+        self._task = task
+        task.add_done_callback(self._on_task_done)
+        self.busy_changed.emit(True)
+
+    def _on_task_done(self, task: asyncio.Task[None]) -> None:
+        if task.cancelled():
+            self.run_cancelled.emit(self._run_id or "")
+        elif (exc := task.exception()) is not None:
+            log.error("run task failed", exc_info=exc)
+            self.failed.emit(f"{type(exc).__name__}: {exc}")
+        self._idle.set()
+        self.busy_changed.emit(False)
+        self.history_changed.emit()
+
+    async def _plan(self, task: str, url: str | None, files: tuple[str, ...], planner: PlannerChoice) -> None:
+        result = await self.core.plan(task, url=url or None, files=files, planner=planner)
+        self.plan_ready.emit(result)
+
+    async def _plan_and_run(
+        self,
+        task: str,
+        url: str | None,
+        files: tuple[str, ...],
+        planner: PlannerChoice,
+        safe_mode: bool,
+        policy: ApprovalPolicy,
+        adjust: Callable[[ExecutionPlan], ExecutionPlan] | None,
+    ) -> None:
+        result = await self.core.plan(task, url=url or None, files=files, planner=planner)
+        self.plan_ready.emit(result)
+        await self._run(adjust(result.plan) if adjust else result.plan, safe_mode, policy)
+
+    async def _run(self, plan: ExecutionPlan, safe_mode: bool, policy: ApprovalPolicy) -> None:
+        self.plan_loaded.emit(plan)
+        bus = _CountingBus()
+        await self._drive(
+            bus,
+            self.core.run(plan, safe_mode=safe_mode, approval_policy=policy, events=bus, confirm=self),
+        )
+
+    async def _resume(self, run_id: str, approve_pending: bool | None, safe_mode: bool) -> None:
+        self._run_id = run_id
+        self.plan_loaded.emit(self.core.store.load_plan(run_id))
+        bus = _CountingBus()
+        await self._drive(
+            bus,
+            self.core.resume(
+                run_id, approve_pending=approve_pending, safe_mode=safe_mode, events=bus, confirm=self
+            ),
+        )
+
+    async def _drive(self, bus: _CountingBus, run: Coroutine[Any, Any, RunBundleV1]) -> None:
+        """Runs the core while a pump task turns bus events into signals, then reports the bundle."""
+        self._bus, self._delivered = bus, 0
+        events = bus.subscribe()  # subscribed now, before the run publishes anything
+        pump = asyncio.get_running_loop().create_task(self._pump(events))
+        try:
+            bundle = await run
+            await pump  # ends at run_finished: every event reached the window first
+        finally:
+            self._bus = None
+            if not pump.done():
+                pump.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await pump
+        self.run_finished.emit(bundle)
+
+    async def _pump(self, events: AsyncIterator[RunEvent]) -> None:
+        async for event in events:
+            self._emit(event)
+            self._delivered += 1
+            self._progress.set()
+
+    def _emit(self, event: RunEvent) -> None:
+        if isinstance(event, RunFinished):
+            return  # reported by _drive once the run coroutine returned
+        if isinstance(event, RunStarted):
+            self._run_id = event.run_id
+            self.history_changed.emit()
+        if isinstance(event, StepFinished):
+            self.step_finished.emit(event.step_run)
+        elif isinstance(event, BudgetUpdated):
+            self.budget_updated.emit(event.state)
+        else:
+            signal = {
+                "run_started": self.run_started,
+                "step_started": self.step_started,
+                "tool_call_finished": self.tool_call_finished,
+                "gate_pending": self.gate_pending_saved,
+                "gate_decided": self.gate_decided,
+                "evidence_added": self.evidence_added,
+                "action_performed": self.action_performed,
+            }[event.kind]
+            signal.emit(event)

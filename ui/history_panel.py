@@ -1,0 +1,148 @@
+"""Run history from the checkpoint store: status, time, task; open receipts, resume a paused run.
+
+Replay is not in the core yet (AgentCore has no replay), so its button stays disabled with a
+tooltip saying so rather than pretending.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Signal, Slot
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QPushButton,
+    QTableWidget,
+    QTableWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
+
+from executor.checkpoint_store import RUNNING, RunSummary
+from executor.models import RunStatus
+
+COLUMNS = ("Status", "Updated", "Task", "Run")
+#: Statuses a run can be continued from: paused at a gate, or interrupted mid-run (Stop, crash).
+RESUMABLE = frozenset({RunStatus.NEEDS_CONFIRMATION.value, RUNNING})
+_COLOURS = {
+    RunStatus.SUCCESS.value: "#15803d",
+    RunStatus.NEEDS_CONFIRMATION.value: "#b45309",
+    RUNNING: "#b45309",
+    RunStatus.FAILED.value: "#b91c1c",
+    RunStatus.BLOCKED_POLICY.value: "#b91c1c",
+    RunStatus.ABORTED_BUDGET.value: "#b91c1c",
+}
+
+
+def status_text(summary: RunSummary, active_run: str | None) -> str:
+    """RUNNING in the store means interrupted unless it is the run going on right now."""
+    if summary.status == RUNNING and summary.run_id != active_run:
+        return "INTERRUPTED"
+    return summary.status
+
+
+class HistoryPanel(QWidget):
+    #: Show this run's receipts (run_id, run_dir).
+    receipts_requested = Signal(str, str)
+    #: Continue this paused or interrupted run (run_id).
+    resume_requested = Signal(str)
+    #: Reload the list from the store.
+    refresh_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._runs: list[RunSummary] = []
+        self._active: str | None = None
+        self._busy = False
+        self.table = QTableWidget(0, len(COLUMNS))
+        self.table.setHorizontalHeaderLabels(COLUMNS)
+        self.table.setAccessibleName("Run history")
+        self.table.verticalHeader().setVisible(False)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        self.receipts_button = QPushButton("Open &receipts")
+        self.resume_button = QPushButton("Res&ume")
+        self.resume_button.setToolTip("Continue a run paused at a gate or interrupted")
+        self.replay_button = QPushButton("Re&play")
+        self.replay_button.setEnabled(False)
+        self.replay_button.setToolTip("Replay is not available yet: the core has no replay API")
+        self.refresh_button = QPushButton("Re&fresh")
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.receipts_button)
+        buttons.addWidget(self.resume_button)
+        buttons.addWidget(self.replay_button)
+        buttons.addStretch(1)
+        buttons.addWidget(self.refresh_button)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addWidget(self.table, 1)
+        box.addLayout(buttons)
+        self.receipts_button.clicked.connect(self._on_receipts_clicked)
+        self.resume_button.clicked.connect(self._on_resume_clicked)
+        self.refresh_button.clicked.connect(self.refresh_requested)
+        self.table.itemSelectionChanged.connect(self._on_selection_changed)
+        self.table.cellActivated.connect(self._on_row_activated)
+        self._on_selection_changed()
+
+    def set_runs(self, runs: list[RunSummary], active_run: str | None = None) -> None:
+        selected = self.selected()
+        self._runs = list(runs)
+        self._active = active_run
+        self.table.setRowCount(0)
+        for row, run in enumerate(self._runs):
+            self.table.insertRow(row)
+            status = status_text(run, active_run)
+            when = run.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
+            for column, text in enumerate((status, when, run.task or "(no task text)", run.run_id)):
+                item = QTableWidgetItem(text)
+                item.setToolTip(run.task if column == 2 else text)
+                if column == 0:
+                    item.setForeground(QBrush(QColor(_COLOURS.get(run.status, "#111827"))))
+                self.table.setItem(row, column, item)
+            if selected is not None and run.run_id == selected.run_id:
+                self.table.selectRow(row)
+        self._on_selection_changed()
+
+    def set_busy(self, busy: bool, active_run: str | None = None) -> None:
+        self._busy = busy
+        self._active = active_run
+        self._on_selection_changed()
+
+    def selected(self) -> RunSummary | None:
+        rows = {i.row() for i in self.table.selectedIndexes()}
+        return self._runs[min(rows)] if rows else None
+
+    def select_run(self, run_id: str) -> None:
+        for row, run in enumerate(self._runs):
+            if run.run_id == run_id:
+                self.table.selectRow(row)
+
+    def can_resume(self, run: RunSummary | None) -> bool:
+        return run is not None and not self._busy and run.status in RESUMABLE and run.run_id != self._active
+
+    @Slot()
+    def _on_selection_changed(self) -> None:
+        run = self.selected()
+        self.receipts_button.setEnabled(run is not None and bool(run.run_dir))
+        self.resume_button.setEnabled(self.can_resume(run))
+
+    @Slot()
+    def _on_receipts_clicked(self) -> None:
+        run = self.selected()
+        if run is not None and run.run_dir:
+            self.receipts_requested.emit(run.run_id, run.run_dir)
+
+    @Slot()
+    def _on_resume_clicked(self) -> None:
+        run = self.selected()
+        if self.can_resume(run) and run is not None:
+            self.resume_requested.emit(run.run_id)
+
+    @Slot(int, int)
+    def _on_row_activated(self, _row: int, _column: int) -> None:
+        self._on_receipts_clicked()

@@ -1,0 +1,169 @@
+"""Live view: the latest page screenshot, the current action, budget bars, Pause and Stop.
+
+Budget bars compare what the run used (budget_updated) with the plan's budget, so a person sees a
+run approaching its limit before the core aborts it.
+"""
+
+from __future__ import annotations
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QPixmap, QResizeEvent
+from PySide6.QtWidgets import (
+    QFormLayout,
+    QHBoxLayout,
+    QLabel,
+    QProgressBar,
+    QPushButton,
+    QSizePolicy,
+    QVBoxLayout,
+    QWidget,
+)
+
+from executor.events import ActionPerformed, StepStarted
+from executor.models import BudgetStateV1
+from planner.models import Budget
+
+
+def describe_action(action: dict[str, object]) -> str:
+    """`fill label "Email" = a@b.co` style text for the current-action line."""
+    kind = str(action.get("kind", "action"))
+    target = action.get("target")
+    where = ""
+    if isinstance(target, dict) and target:
+        key, value = next(iter(target.items()))
+        where = f' {key} "{value}"'
+    url = action.get("url")
+    value = action.get("value")
+    tail = f" → {url}" if url else (f" = {value}" if value is not None else "")
+    return f"{kind}{where}{tail}"
+
+
+class ScreenshotLabel(QLabel):
+    """Shows a pixmap scaled to fit, keeping its aspect ratio as the splitter moves."""
+
+    def __init__(self, placeholder: str, parent: QWidget | None = None) -> None:
+        super().__init__(placeholder, parent)
+        self._pixmap: QPixmap | None = None
+        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
+        self.setMinimumSize(160, 100)
+        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
+        self.setStyleSheet("QLabel { background: #f3f4f6; color: #6b7280; border: 1px solid #d1d5db; }")
+
+    def set_image(self, path: str | None) -> bool:
+        pixmap = QPixmap(path) if path else QPixmap()
+        if pixmap.isNull():
+            self._pixmap = None
+            self.setPixmap(QPixmap())
+            return False
+        self._pixmap = pixmap
+        self._rescale()
+        return True
+
+    @property
+    def has_image(self) -> bool:
+        return self._pixmap is not None
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        self._rescale()
+
+    def _rescale(self) -> None:
+        if self._pixmap is not None:
+            self.setPixmap(
+                self._pixmap.scaled(
+                    self.size(),
+                    Qt.AspectRatioMode.KeepAspectRatio,
+                    Qt.TransformationMode.SmoothTransformation,
+                )
+            )
+
+
+class LiveView(QWidget):
+    #: Pause asked: stop at a safe point, keep the run resumable.
+    pause_requested = Signal()
+    #: Stop asked: cancel the run now.
+    stop_requested = Signal()
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._budget = Budget()
+        self._latest: str | None = None
+        self.screenshot = ScreenshotLabel("No page yet")
+        self.action_label = QLabel("Idle")
+        self.action_label.setWordWrap(True)
+        self.action_label.setAccessibleName("Current action")
+        self.url_label = QLabel("")
+        self.url_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.time_bar = self._bar("Time")
+        self.calls_bar = self._bar("Tool calls")
+        self.tokens_bar = self._bar("Tokens")
+        self.pause_button = QPushButton("Pa&use")
+        self.pause_button.setToolTip("Stop at the gate or between steps; resume later from History")
+        self.stop_button = QPushButton("&Stop")
+        self.stop_button.setToolTip("Cancel the run now (receipts and checkpoint are kept)")
+        self.set_running(False)
+        form = QFormLayout()
+        form.addRow("Time", self.time_bar)
+        form.addRow("Tool calls", self.calls_bar)
+        form.addRow("Tokens", self.tokens_bar)
+        buttons = QHBoxLayout()
+        buttons.addStretch(1)
+        buttons.addWidget(self.pause_button)
+        buttons.addWidget(self.stop_button)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addWidget(self.screenshot, 1)
+        box.addWidget(self.action_label)
+        box.addWidget(self.url_label)
+        box.addLayout(form)
+        box.addLayout(buttons)
+        self.pause_button.clicked.connect(self.pause_requested)
+        self.stop_button.clicked.connect(self.stop_requested)
+
+    @staticmethod
+    def _bar(name: str) -> QProgressBar:
+        bar = QProgressBar()
+        bar.setAccessibleName(f"{name} budget")
+        bar.setTextVisible(True)
+        bar.setMaximumHeight(18)
+        return bar
+
+    def set_budget(self, budget: Budget) -> None:
+        self._budget = budget
+        self.on_budget_updated(BudgetStateV1())
+
+    def set_running(self, running: bool) -> None:
+        self.pause_button.setEnabled(running)
+        self.stop_button.setEnabled(running)
+
+    @property
+    def latest_screenshot(self) -> str | None:
+        """The path of the last screenshot shown, for the gate dialog."""
+        return self._latest
+
+    @Slot(object)
+    def on_budget_updated(self, state: BudgetStateV1) -> None:
+        b = self._budget
+        self._fill(self.time_bar, state.time_ms_used / 1000, b.max_time_ms / 1000, "{:.1f} s")
+        self._fill(self.calls_bar, state.tool_calls_used, b.max_tool_calls, "{:,.0f}")
+        self._fill(self.tokens_bar, state.token_est_used, b.max_tokens, "{:,.0f}")
+
+    @staticmethod
+    def _fill(bar: QProgressBar, used: float, limit: float, fmt: str) -> None:
+        bar.setRange(0, 1000)
+        bar.setValue(int(min(used / limit, 1.0) * 1000) if limit > 0 else 0)
+        bar.setFormat(f"{fmt.format(used)} / {fmt.format(limit)}")
+
+    @Slot(object)
+    def on_step_started(self, event: StepStarted) -> None:
+        self.action_label.setText(f"Step {event.step_id}: {event.name or event.step_type}")
+
+    @Slot(object)
+    def on_action_performed(self, event: ActionPerformed) -> None:
+        self.action_label.setText(f"{describe_action(event.action)} · {event.status}")
+        self.url_label.setText(event.url or "")
+        if event.screenshot_path and self.screenshot.set_image(event.screenshot_path):
+            self._latest = event.screenshot_path
+
+    def set_status_text(self, text: str) -> None:
+        self.action_label.setText(text)

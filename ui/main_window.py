@@ -1,0 +1,317 @@
+"""The Waypost window: lays out the panels and wires them to the RunController in one place.
+
+Widgets render data and emit intents; this class only routes signals (`_connect_signals`) and
+keeps the little state that spans panels (the plan on screen, the open gate dialog, settings).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QTabWidget, QVBoxLayout, QWidget
+
+from executor.checkpoint_store import RunSummary
+from executor.confirm import ConfirmRequest
+from executor.events import RunStarted
+from executor.models import RunBundleV1, RunStatus
+from planner.models import Budget, ExecutionPlan
+from planner.service import PlannerChoice, PlanResult
+from ui.answer_panel import AnswerPanel
+from ui.controller import RunController
+from ui.gate_dialog import GateDialog
+from ui.history_panel import HistoryPanel
+from ui.live_view import LiveView
+from ui.plan_view import PlanView
+from ui.receipts_viewer import ReceiptsViewer
+from ui.settings_dialog import SettingsDialog
+from ui.task_panel import TaskInput, TaskPanel
+
+_PLANNERS: dict[str, PlannerChoice] = {"rules": "rules", "llm": "llm", "auto": "auto"}
+
+
+def cap_budget(plan: ExecutionPlan, settings: Mapping[str, Any]) -> ExecutionPlan:
+    """The plan with its budget lowered to the settings' caps (never raised)."""
+    budget = plan.budget
+    caps = {k: settings[k] for k in ("max_time_ms", "max_tool_calls", "max_tokens") if settings.get(k)}
+    lowered = {k: min(getattr(budget, k), int(v)) for k, v in caps.items()}
+    if all(getattr(budget, k) == v for k, v in lowered.items()):
+        return plan
+    return plan.model_copy(update={"budget": Budget(**{**budget.model_dump(), **lowered})})
+
+
+class MainWindow(QMainWindow):
+    #: Settings were edited and saved (plain values; app/ persists them).
+    settings_saved = Signal(dict)
+    #: The window closed; the bootstrap then waits for the controller to wind down.
+    closed = Signal()
+
+    def __init__(
+        self, controller: RunController, settings: Mapping[str, Any], parent: QWidget | None = None
+    ) -> None:
+        super().__init__(parent)
+        self.controller = controller
+        self.settings: dict[str, Any] = dict(settings)
+        self.plan: ExecutionPlan | None = None
+        self._planned_text: str | None = None
+        self._review_only = False
+        self.gate_dialog: GateDialog | None = None
+        self.settings_dialog: SettingsDialog | None = None
+        self.resume_offer: QMessageBox | None = None
+        self.setWindowTitle("Waypost")
+        self.resize(1280, 800)
+        self.task_panel = TaskPanel()
+        self.task_panel.set_planner(str(self.settings.get("planner", "auto")))
+        self.plan_view = PlanView()
+        self.live_view = LiveView()
+        self.answer_panel = AnswerPanel()
+        self.receipts_viewer = ReceiptsViewer()
+        self.history_panel = HistoryPanel()
+        self.tabs = QTabWidget()
+        self.tabs.addTab(self.live_view, "&Live")
+        self.tabs.addTab(self.answer_panel, "A&nswer")
+        self.tabs.addTab(self.receipts_viewer, "Rece&ipts")
+        self.tabs.addTab(self.history_panel, "&History")
+        self._layout()
+        self._menus()
+        self._connect_signals()
+        self.refresh_history()
+        self.statusBar().showMessage("Ready. Safe mode is " + ("on" if self.safe_mode else "off"))
+
+    @property
+    def safe_mode(self) -> bool:
+        return bool(self.settings.get("safe_mode", True))
+
+    def _layout(self) -> None:
+        left = QSplitter(Qt.Orientation.Vertical)
+        left.addWidget(self.task_panel)
+        left.addWidget(self.plan_view)
+        left.setStretchFactor(0, 0)
+        left.setStretchFactor(1, 1)
+        left.setSizes([150, 610])
+        self.splitter = QSplitter(Qt.Orientation.Horizontal)
+        self.splitter.addWidget(left)
+        self.splitter.addWidget(self.tabs)
+        self.splitter.setStretchFactor(0, 1)
+        self.splitter.setStretchFactor(1, 1)
+        self.splitter.setSizes([580, 680])
+        central = QWidget()
+        box = QVBoxLayout(central)
+        box.setContentsMargins(8, 8, 8, 4)
+        box.addWidget(self.splitter)
+        self.setCentralWidget(central)
+
+    def _menus(self) -> None:
+        file_menu = self.menuBar().addMenu("&File")
+        self.settings_action = QAction("&Settings…", self)
+        self.settings_action.setShortcut(QKeySequence.StandardKey.Preferences)
+        self.quit_action = QAction("&Quit", self)
+        self.quit_action.setShortcut(QKeySequence.StandardKey.Quit)
+        file_menu.addAction(self.settings_action)
+        file_menu.addSeparator()
+        file_menu.addAction(self.quit_action)
+        examples = self.menuBar().addMenu("&Examples")
+        for action in self.task_panel.examples_menu.actions():
+            examples.addAction(action)
+
+    def _connect_signals(self) -> None:
+        c = self.controller
+        self.task_panel.plan_requested.connect(self._on_plan_requested)
+        self.task_panel.run_requested.connect(self._on_run_requested)
+        c.plan_ready.connect(self._on_plan_ready)
+        c.plan_loaded.connect(self._on_plan_loaded)
+        c.run_started.connect(self._on_run_started)
+        c.step_started.connect(self.plan_view.on_step_started)
+        c.step_started.connect(self.live_view.on_step_started)
+        c.step_finished.connect(self.plan_view.on_step_finished)
+        c.gate_requested.connect(self._on_gate_requested)
+        c.gate_closed.connect(self._on_gate_closed)
+        c.evidence_added.connect(self.answer_panel.on_evidence_added)
+        c.action_performed.connect(self.live_view.on_action_performed)
+        c.budget_updated.connect(self.live_view.on_budget_updated)
+        c.run_finished.connect(self._on_run_finished)
+        c.run_cancelled.connect(self._on_run_cancelled)
+        c.failed.connect(self._on_failed)
+        c.busy_changed.connect(self._on_busy_changed)
+        c.history_changed.connect(self.refresh_history)
+        self.live_view.pause_requested.connect(c.pause)
+        self.live_view.stop_requested.connect(c.stop)
+        self.history_panel.receipts_requested.connect(self._on_receipts_requested)
+        self.history_panel.resume_requested.connect(self._on_resume_requested)
+        self.history_panel.refresh_requested.connect(self.refresh_history)
+        self.settings_action.triggered.connect(self._on_settings_triggered)
+        self.quit_action.triggered.connect(self.close)
+
+    # --- public --------------------------------------------------------------------------------
+
+    def refresh_history(self) -> None:
+        active = self.controller.current_run_id if self.controller.busy else None
+        self.history_panel.set_runs(self.controller.history(), active)
+
+    def paused_run(self) -> RunSummary | None:
+        """The newest run waiting at a gate, if any."""
+        for run in self.controller.history():
+            if run.status == RunStatus.NEEDS_CONFIRMATION.value:
+                return run
+        return None
+
+    def offer_resume(self) -> bool:
+        """On start: if a run waits at a gate, ask (without blocking) whether to resume it."""
+        run = self.paused_run()
+        if run is None:
+            return False
+        box = QMessageBox(self)
+        box.setIcon(QMessageBox.Icon.Question)
+        box.setWindowTitle("Resume paused run?")
+        gate = run.pending.message if run.pending else "a confirmation"
+        box.setText(f"A run is waiting for your confirmation:\n\n{run.task}\n\n{gate}")
+        box.setInformativeText("Resume it now? The gate is asked again before anything happens.")
+        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
+        box.setDefaultButton(QMessageBox.StandardButton.No)
+        box.accepted.connect(lambda: self._on_resume_requested(run.run_id))
+        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.resume_offer = box
+        box.open()
+        return True
+
+    # --- slots ---------------------------------------------------------------------------------
+
+    def _capped(self, plan: ExecutionPlan) -> ExecutionPlan:
+        return cap_budget(plan, self.settings)
+
+    @Slot(object)
+    def _on_plan_requested(self, data: TaskInput) -> None:
+        self._planned_text = None
+        self._review_only = True
+        self.statusBar().showMessage("Planning…")
+        planner = _PLANNERS.get(data.planner, "auto")
+        self.controller.plan_task(data.text, url=data.url, files=data.files, planner=planner)
+
+    @Slot(object)
+    def _on_run_requested(self, data: TaskInput) -> None:
+        reviewed = self.plan if self._planned_text == data.text else None
+        self._planned_text = None  # a plan runs once; Run again plans afresh
+        self._review_only = False
+        if reviewed is not None:
+            self.controller.run_plan(self._capped(reviewed), safe_mode=self.safe_mode)
+            return
+        self.statusBar().showMessage("Planning…")
+        self.controller.plan_and_run(
+            data.text,
+            url=data.url,
+            files=data.files,
+            planner=_PLANNERS.get(data.planner, "auto"),
+            safe_mode=self.safe_mode,
+            adjust=self._capped,
+        )
+
+    @Slot(object)
+    def _on_plan_ready(self, result: PlanResult) -> None:
+        self.plan = result.plan
+        if self._review_only:  # shown for review: Run on the same text runs this very plan
+            self._planned_text = self.task_panel.current_input().text
+        self.plan_view.set_plan(result.plan, result.planner_used)
+        self.live_view.set_budget(self._capped(result.plan).budget)
+        steps = len(result.plan.steps)
+        self.statusBar().showMessage(f"Plan ready: mode {result.plan.mode.value}, {steps} steps")
+
+    @Slot(object)
+    def _on_plan_loaded(self, plan: ExecutionPlan) -> None:
+        self.plan = plan
+        if self.plan_view.model.plan_id != plan.plan_id:  # keep the mode line of a plan just shown
+            self.plan_view.set_plan(plan)
+        else:
+            self.plan_view.model.set_plan(plan)
+        self.live_view.set_budget(plan.budget)
+
+    @Slot(object)
+    def _on_run_started(self, event: RunStarted) -> None:
+        self.answer_panel.clear()
+        self.tabs.setCurrentWidget(self.live_view)
+        verb = "Resumed" if event.resumed else "Running"
+        self.statusBar().showMessage(f"{verb} {event.run_id} ({event.exec_mode})")
+
+    @Slot(object)
+    def _on_gate_requested(self, request: ConfirmRequest) -> None:
+        self.plan_view.mark_waiting(request.step_id)
+        self.live_view.set_status_text(f"Waiting for your confirmation: {request.step_name}")
+        dialog = GateDialog(request, self.live_view.latest_screenshot, self)
+        dialog.accepted.connect(self.controller.approve)
+        dialog.rejected.connect(self.controller.deny)
+        self.gate_dialog = dialog
+        dialog.open()
+
+    @Slot(str)
+    def _on_gate_closed(self, answer: str) -> None:
+        dialog, self.gate_dialog = self.gate_dialog, None
+        if dialog is not None:
+            dialog.accepted.disconnect(self.controller.approve)
+            dialog.rejected.disconnect(self.controller.deny)
+            dialog.close()
+            dialog.deleteLater()
+        self.statusBar().showMessage(f"Gate answered: {answer}")
+
+    @Slot(object)
+    def _on_run_finished(self, bundle: RunBundleV1) -> None:
+        self.answer_panel.show_bundle(bundle)
+        for run in bundle.step_runs:
+            self.plan_view.on_step_finished(run)
+        self.tabs.setCurrentWidget(self.answer_panel)
+        self.live_view.set_status_text(f"Finished: {bundle.run_status.value}")
+        self.statusBar().showMessage(f"Run {bundle.run_id}: {bundle.run_status.value} · {bundle.reason}")
+
+    @Slot(str)
+    def _on_run_cancelled(self, run_id: str) -> None:
+        self.live_view.set_status_text("Stopped; the run can be resumed from History")
+        self.statusBar().showMessage(f"Stopped {run_id or 'the current operation'}")
+
+    @Slot(str)
+    def _on_failed(self, message: str) -> None:
+        self.statusBar().showMessage(f"Error: {message}")
+        self.live_view.set_status_text(f"Error: {message}")
+
+    @Slot(bool)
+    def _on_busy_changed(self, busy: bool) -> None:
+        self.task_panel.set_busy(busy)
+        self.live_view.set_running(busy)
+        self.history_panel.set_busy(busy, self.controller.current_run_id if busy else None)
+
+    @Slot(str, str)
+    def _on_receipts_requested(self, _run_id: str, run_dir: str) -> None:
+        self.tabs.setCurrentWidget(self.receipts_viewer)
+        self.receipts_viewer.spawn(self.receipts_viewer.load(run_dir))
+
+    @Slot(str)
+    def _on_resume_requested(self, run_id: str) -> None:
+        if not self.controller.busy:
+            self.controller.resume_run(run_id, safe_mode=self.safe_mode)
+
+    @Slot()
+    def _on_settings_triggered(self) -> None:
+        dialog = SettingsDialog(self.settings, self)
+        dialog.saved.connect(self._on_settings_saved)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        self.settings_dialog = dialog
+        dialog.open()
+
+    @Slot(dict)
+    def _on_settings_saved(self, values: dict[str, Any]) -> None:
+        self.settings = {k: v for k, v in values.items() if k != "api_key"}
+        if "api_key" in values:
+            self.settings["api_key_set"] = True
+        self.task_panel.set_planner(str(self.settings.get("planner", "auto")))
+        self.settings_saved.emit(values)
+        self.statusBar().showMessage("Settings saved")
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        """A gate waiting for an answer pauses (resumable later); other work is cancelled."""
+        self.controller.shutdown()
+        event.accept()
+        self.closed.emit()
+
+    async def aclose(self) -> None:
+        """Waits until the run and any receipts work have wound down (after close)."""
+        await self.controller.aclose()
+        await self.receipts_viewer.aclose()

@@ -1,0 +1,169 @@
+"""Plan view: the plan's steps as a table with live status, duration and tool calls.
+
+The model holds the plan and what the run reported per step; the view only renders it. Mode and
+reason codes sit above the table so a person sees why the planner chose this shape.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Slot
+from PySide6.QtGui import QBrush, QColor
+from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+
+from executor.events import StepStarted
+from executor.models import EXEC_MODE_FOR_PLAN, StepRunV1, StepStatus
+from planner.models import ExecutionPlan, Step
+
+COLUMNS = ("Step", "Family / type", "Depends on", "Gate", "Status", "Time", "Calls")
+STATUS_COLUMN = COLUMNS.index("Status")
+
+#: Status colours, readable on a light background.
+STATUS_COLOURS: dict[str, str] = {
+    StepStatus.PENDING: "#6b7280",
+    StepStatus.RUNNING: "#1d4ed8",
+    StepStatus.SUCCESS: "#15803d",
+    StepStatus.FAILED: "#b91c1c",
+    StepStatus.SKIPPED: "#92400e",
+    StepStatus.BLOCKED_GATE: "#b91c1c",
+    "WAITING": "#b45309",
+}
+
+_Index = QModelIndex | QPersistentModelIndex
+
+
+class PlanTableModel(QAbstractTableModel):
+    """One row per step; `status_of(step_id)` and the cells follow the run as it goes."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._steps: list[Step] = []
+        self.plan_id: str | None = None
+        self._row: dict[str, int] = {}
+        self._status: dict[str, str] = {}
+        self._runs: dict[str, StepRunV1] = {}
+
+    def set_plan(self, plan: ExecutionPlan | None) -> None:
+        self.beginResetModel()
+        self.plan_id = plan.plan_id if plan else None
+        self._steps = list(plan.steps) if plan else []
+        self._row = {s.step_id: i for i, s in enumerate(self._steps)}
+        self._status = {s.step_id: StepStatus.PENDING for s in self._steps}
+        self._runs = {}
+        self.endResetModel()
+
+    def status_of(self, step_id: str) -> str | None:
+        return self._status.get(step_id)
+
+    def set_status(self, step_id: str, status: str) -> None:
+        if step_id in self._row:
+            self._status[step_id] = status
+            self._changed(step_id)
+
+    def set_step_run(self, run: StepRunV1) -> None:
+        if run.step_id in self._row:
+            self._runs[run.step_id] = run
+            self._status[run.step_id] = run.status
+            self._changed(run.step_id)
+
+    def _changed(self, step_id: str) -> None:
+        row = self._row[step_id]
+        self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
+
+    # --- QAbstractTableModel -------------------------------------------------------------------
+
+    def rowCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008 - Qt's own default
+        return 0 if parent.isValid() else len(self._steps)
+
+    def columnCount(self, parent: _Index = QModelIndex()) -> int:  # noqa: B008
+        return 0 if parent.isValid() else len(COLUMNS)
+
+    def headerData(self, section: int, orientation: Qt.Orientation, role: int = 0) -> Any:
+        if role == Qt.ItemDataRole.DisplayRole and orientation is Qt.Orientation.Horizontal:
+            return COLUMNS[section]
+        return None
+
+    def data(self, index: _Index, role: int = 0) -> Any:
+        if not index.isValid():
+            return None
+        step = self._steps[index.row()]
+        if role == Qt.ItemDataRole.DisplayRole:
+            return self._text(step, index.column())
+        if role == Qt.ItemDataRole.ForegroundRole and index.column() == STATUS_COLUMN:
+            return QBrush(QColor(STATUS_COLOURS.get(self._status[step.step_id], "#111827")))
+        if role == Qt.ItemDataRole.ToolTipRole:
+            run = self._runs.get(step.step_id)
+            if run is not None and run.error:
+                return f"{run.error_code or 'error'}: {run.error}"
+            return f"{step.step_id}: {step.name or step.type_name}"
+        return None
+
+    def _text(self, step: Step, column: int) -> str:
+        run = self._runs.get(step.step_id)
+        kind = step.family.value
+        if step.type_name != kind:
+            kind = f"{kind} / {step.type_name}"
+        values = (
+            f"{step.step_id} · {step.name}" if step.name else step.step_id,
+            kind,
+            ", ".join(step.depends_on) or "—",
+            step.policy_gate_id or "—",
+            str(self._status[step.step_id]),
+            f"{run.duration_ms / 1000:.1f} s" if run is not None else "",
+            str(len(run.tool_calls)) if run is not None else "",
+        )
+        return values[column]
+
+
+class PlanView(QWidget):
+    """The plan table plus a line naming the mode, its exec mode, the status and the reason codes."""
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.model = PlanTableModel()
+        self.summary = QLabel("No plan yet: type a task and press Plan or Run.")
+        self.summary.setWordWrap(True)
+        self.summary.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.setAccessibleName("Plan steps")
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addWidget(self.summary)
+        box.addWidget(self.table, 1)
+
+    def set_plan(self, plan: ExecutionPlan | None, planner_used: str | None = None) -> None:
+        self.model.set_plan(plan)
+        if plan is None:
+            self.summary.setText("No plan yet.")
+            return
+        by = f" by {planner_used}" if planner_used else ""
+        reasons = ", ".join(plan.reason_codes) or "none"
+        text = (
+            f"<b>Mode {plan.mode.value}</b> ({EXEC_MODE_FOR_PLAN[plan.mode].value}){by} · "
+            f"{plan.plan_status.value} · {len(plan.steps)} steps<br>"
+            f"<span style='color:#4b5563'>Reasons: {reasons}</span>"
+        )
+        if plan.clarification_question:
+            text += f"<br><b>Question:</b> {plan.clarification_question}"
+        self.summary.setText(text)
+
+    @Slot(object)
+    def on_step_started(self, event: StepStarted) -> None:
+        self.model.set_status(event.step_id, StepStatus.RUNNING)
+
+    @Slot(object)
+    def on_step_finished(self, run: StepRunV1) -> None:
+        self.model.set_step_run(run)
+
+    def mark_waiting(self, step_id: str) -> None:
+        self.model.set_status(step_id, "WAITING")

@@ -1,0 +1,223 @@
+"""Receipts viewer: a run folder's actions, before/after screenshots, chain verification, export.
+
+File work (parsing, hashing every screenshot, writing the report) runs in a worker thread inside a
+task this widget owns and cancels on close, so a large run never freezes the window.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable, Coroutine
+from pathlib import Path
+from typing import Any
+
+from PySide6.QtCore import QItemSelection, Qt, QUrl, Signal, Slot
+from PySide6.QtGui import QDesktopServices
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHBoxLayout,
+    QHeaderView,
+    QLabel,
+    QPushButton,
+    QSizePolicy,
+    QSplitter,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
+
+from receipts.layout import RunFolder
+from receipts.models import ActionRecord
+from receipts.report import export_report, read_records
+from receipts.verify import VerifyReport, verify
+from ui.live_view import ScreenshotLabel
+from ui.receipts_model import COLUMNS, ReceiptsTableModel
+
+
+def _load(run_dir: Path) -> tuple[RunFolder, list[ActionRecord], int]:
+    folder = RunFolder(run_dir)
+    records = [r for _, r in read_records(folder)]
+    return folder, [r for r in records if isinstance(r, ActionRecord)], len(records)
+
+
+def describe_report(report: VerifyReport) -> str:
+    if report.ok:
+        cut = f"; last line cut short at line {report.truncated.line}" if report.truncated else ""
+        end = "finished" if report.finished else "not finished"
+        return (
+            f"Verify OK: {report.records_checked} records, {report.files_checked} files, "
+            f"chain head {report.head_hash[:12]}… ({end}){cut}"
+        )
+    bad = report.first_bad
+    where = f"line {bad.line}: {bad.problem.value}: {bad.detail}" if bad else "unknown problem"
+    return f"Verify FAILED at {where}"
+
+
+class ReceiptsViewer(QWidget):
+    #: A run folder was loaded (its path).
+    loaded = Signal(str)
+    #: Chain verification finished (receipts.verify.VerifyReport).
+    verified = Signal(object)
+    #: The HTML report was written (its path).
+    exported = Signal(str)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        #: How folders and reports are opened; tests swap it.
+        self.open_url: Callable[[QUrl], bool] = QDesktopServices.openUrl
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.model = ReceiptsTableModel()
+        self.title = QLabel("No run loaded: pick one in History.")
+        self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.verify_label = QLabel("")
+        self.verify_label.setWordWrap(True)
+        self.verify_button = QPushButton("&Verify chain")
+        self.export_button = QPushButton("E&xport HTML report")
+        self.folder_button = QPushButton("Open run &folder")
+        self.table = QTableView()
+        self.table.setModel(self.model)
+        self.table.setAccessibleName("Receipt actions")
+        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
+        self.table.verticalHeader().setVisible(False)
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        header = self.table.horizontalHeader()
+        header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
+        for column in ("Target", "Value", "URL"):  # the long ones share the width, elided in the middle
+            header.setSectionResizeMode(COLUMNS.index(column), QHeaderView.ResizeMode.Stretch)
+        self.before = ScreenshotLabel("No before screenshot")
+        self.after = ScreenshotLabel("No after screenshot")
+        self.before_caption = QLabel("<b>Before</b>")
+        self.after_caption = QLabel("<b>After</b>")
+        for caption in (self.before_caption, self.after_caption):
+            caption.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)
+        self._set_enabled(False)
+        self._layout()
+        self._connect_signals()
+
+    def _layout(self) -> None:
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.title, 1)
+        buttons.addWidget(self.verify_button)
+        buttons.addWidget(self.export_button)
+        buttons.addWidget(self.folder_button)
+        shots = QWidget()
+        row = QHBoxLayout(shots)
+        row.setContentsMargins(0, 0, 0, 0)
+        for caption, label in ((self.before_caption, self.before), (self.after_caption, self.after)):
+            column = QVBoxLayout()
+            column.addWidget(caption)
+            column.addWidget(label, 1)
+            row.addLayout(column, 1)
+        split = QSplitter(Qt.Orientation.Vertical)
+        split.addWidget(self.table)
+        split.addWidget(shots)
+        split.setStretchFactor(0, 2)
+        split.setStretchFactor(1, 3)
+        split.setSizes([240, 360])  # screenshots are wider than tall: no tall empty boxes
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addLayout(buttons)
+        box.addWidget(self.verify_label)
+        box.addWidget(split, 1)
+
+    def _connect_signals(self) -> None:
+        self.verify_button.clicked.connect(self._on_verify_clicked)
+        self.export_button.clicked.connect(self._on_export_clicked)
+        self.folder_button.clicked.connect(self._on_folder_clicked)
+        self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
+
+    def _set_enabled(self, enabled: bool) -> None:
+        for button in (self.verify_button, self.export_button, self.folder_button):
+            button.setEnabled(enabled)
+
+    # --- async work ----------------------------------------------------------------------------
+
+    def spawn(self, coro: Coroutine[Any, Any, Any]) -> asyncio.Task[Any]:
+        """Runs a coroutine as a task this widget keeps until it ends (cancelled by aclose)."""
+        task = asyncio.get_event_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._on_task_done)
+        return task
+
+    def _on_task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and (exc := task.exception()) is not None:
+            self.verify_label.setStyleSheet("color: #b91c1c; font-weight: bold;")
+            self.verify_label.setText(f"{type(exc).__name__}: {exc}")
+
+    async def aclose(self) -> None:
+        for task in list(self._tasks):
+            task.cancel()
+        if self._tasks:
+            await asyncio.wait(self._tasks)
+
+    async def load(self, run_dir: str | Path) -> None:
+        folder, actions, total = await asyncio.to_thread(_load, Path(run_dir))
+        self.model.set_records(folder, actions)
+        self.title.setText(f"<b>{folder.run_id}</b> · {len(actions)} actions, {total} records")
+        self.verify_label.setText("")
+        self._set_enabled(folder.exists())
+        if actions:
+            self.table.selectRow(0)
+        else:
+            self._show_shots(None)
+        self.loaded.emit(str(folder.root))
+
+    async def verify_chain(self) -> VerifyReport:
+        folder = self._folder()
+        self.verify_label.setText("Verifying…")
+        report = await asyncio.to_thread(verify, folder.root)
+        colour = "#15803d" if report.ok else "#b91c1c"
+        self.verify_label.setStyleSheet(f"color: {colour}; font-weight: bold;")
+        self.verify_label.setText(describe_report(report))
+        self.verified.emit(report)
+        return report
+
+    async def export(self) -> Path:
+        folder = self._folder()
+        path = await asyncio.to_thread(export_report, folder.root)
+        self.verify_label.setText(f"Report written: {path}")
+        self.exported.emit(str(path))
+        self.open_url(QUrl.fromLocalFile(str(path)))
+        return path
+
+    def _folder(self) -> RunFolder:
+        if self.model.folder is None:
+            raise LookupError("no run folder loaded")
+        return self.model.folder
+
+    # --- slots ---------------------------------------------------------------------------------
+
+    @Slot()
+    def _on_verify_clicked(self) -> None:
+        self.spawn(self.verify_chain())
+
+    @Slot()
+    def _on_export_clicked(self) -> None:
+        self.spawn(self.export())
+
+    @Slot()
+    def _on_folder_clicked(self) -> None:
+        if self.model.folder is not None:
+            self.open_url(QUrl.fromLocalFile(str(self.model.folder.root)))
+
+    @Slot(QItemSelection, QItemSelection)
+    def _on_selection_changed(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
+        rows = [i.row() for i in selected.indexes()]
+        self._show_shots(self.model.records[rows[0]] if rows else None)
+
+    def _show_shots(self, record: ActionRecord | None) -> None:
+        before = self.model.shot_path(record.before.shot) if record else None
+        after = self.model.shot_path(record.after.shot) if record else None
+        self.before.set_image(str(before) if before else None)
+        self.after.set_image(str(after) if after else None)
+        if record is not None:
+            reused = " (= previous after)" if record.before_shot_reused else ""
+            self.before_caption.setText(f"<b>Before</b>{reused} · record {record.seq} · {record.before.url}")
+            self.after_caption.setText(f"<b>After</b> · record {record.seq} · {record.after.url}")
+        else:
+            self.before_caption.setText("<b>Before</b>")
+            self.after_caption.setText("<b>After</b>")

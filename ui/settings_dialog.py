@@ -1,0 +1,176 @@
+"""Settings dialog over plain values: ui/ never imports app/, so app/gui.py converts to Settings.
+
+The API key is write-only here: the field starts empty, and a key is only emitted when typed, so an
+existing key (kept in the OS keyring by app/) is never shown or echoed back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QComboBox,
+    QDialog,
+    QDialogButtonBox,
+    QFileDialog,
+    QFormLayout,
+    QGroupBox,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QPushButton,
+    QSpinBox,
+    QVBoxLayout,
+    QWidget,
+)
+
+SEARCH_PROVIDERS = ("browser", "searxng", "local")
+PLANNERS = ("auto", "rules", "llm")
+
+
+def _spin(maximum: int, suffix: str = "") -> QSpinBox:
+    box = QSpinBox()
+    box.setRange(0, maximum)
+    box.setSuffix(suffix)
+    box.setGroupSeparatorShown(True)
+    return box
+
+
+def validate(values: Mapping[str, Any]) -> str | None:
+    """A message naming the first bad field, or None."""
+    base_url = str(values.get("base_url") or "")
+    if base_url and not base_url.lower().startswith(("http://", "https://")):
+        return "Base URL must start with http:// or https://"
+    search_url = str(values.get("search_url") or "")
+    if search_url and "{query}" not in search_url:
+        return "The search URL template must contain {query}"
+    if not str(values.get("runs_dir") or "").strip():
+        return "Choose a runs folder"
+    return None
+
+
+class SettingsDialog(QDialog):
+    #: The edited values (same keys as given, plus api_key only when a new key was typed).
+    saved = Signal(dict)
+
+    def __init__(self, values: Mapping[str, Any], parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Waypost settings")
+        self.setWindowModality(Qt.WindowModality.WindowModal)
+        self.setMinimumWidth(520)
+        self._given = dict(values)
+        self.model_edit = QLineEdit()
+        self.base_url_edit = QLineEdit()
+        self.base_url_edit.setPlaceholderText("e.g. http://127.0.0.1:11434/v1 (empty: the default endpoint)")
+        self.api_key_edit = QLineEdit()
+        self.api_key_edit.setEchoMode(QLineEdit.EchoMode.Password)
+        has_key = bool(values.get("api_key_set") or values.get("api_key"))
+        self.api_key_edit.setPlaceholderText("A key is stored: type to replace it" if has_key else "Not set")
+        self.planner_combo = QComboBox()
+        self.planner_combo.addItems(PLANNERS)
+        self.safe_mode_check = QCheckBox("Safe mode: ask before every action on a page")
+        self.headless_check = QCheckBox("Headless browser (no visible window)")
+        self.time_spin = _spin(24 * 3600, " s")
+        self.calls_spin = _spin(100_000)
+        self.tokens_spin = _spin(100_000_000)
+        self.provider_combo = QComboBox()
+        self.provider_combo.addItems(SEARCH_PROVIDERS)
+        self.search_url_edit = QLineEdit()
+        self.search_url_edit.setPlaceholderText("Results page URL with {query}")
+        self.runs_dir_edit = QLineEdit()
+        self.runs_browse = QPushButton("Browse…")
+        self.error_label = QLabel("")
+        self.error_label.setStyleSheet("color: #b91c1c;")
+        self.buttons = QDialogButtonBox(
+            QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
+        )
+        self._layout()
+        self.set_values(values)
+        self.buttons.accepted.connect(self._on_save_clicked)
+        self.buttons.rejected.connect(self.reject)
+        self.runs_browse.clicked.connect(self._on_browse_clicked)
+
+    def _layout(self) -> None:
+        model = QGroupBox("Model")
+        form = QFormLayout(model)
+        form.addRow("&Model", self.model_edit)
+        form.addRow("&Base URL", self.base_url_edit)
+        form.addRow("API &key", self.api_key_edit)
+        form.addRow("&Planner", self.planner_combo)
+        browser = QGroupBox("Browser and safety")
+        form = QFormLayout(browser)
+        form.addRow(self.safe_mode_check)
+        form.addRow(self.headless_check)
+        form.addRow("Search &provider", self.provider_combo)
+        form.addRow("Search &URL", self.search_url_edit)
+        runs = QHBoxLayout()
+        runs.addWidget(self.runs_dir_edit, 1)
+        runs.addWidget(self.runs_browse)
+        runs_label = QLabel("&Runs folder")
+        runs_label.setBuddy(self.runs_dir_edit)
+        form.addRow(runs_label, runs)
+        budgets = QGroupBox("Budgets (caps for every run)")
+        form = QFormLayout(budgets)
+        form.addRow("&Time", self.time_spin)
+        form.addRow("Tool &calls", self.calls_spin)
+        form.addRow("T&okens", self.tokens_spin)
+        box = QVBoxLayout(self)
+        for group in (model, browser, budgets):
+            box.addWidget(group)
+        box.addWidget(self.error_label)
+        box.addWidget(self.buttons)
+
+    def set_values(self, values: Mapping[str, Any]) -> None:
+        self.model_edit.setText(str(values.get("model") or ""))
+        self.base_url_edit.setText(str(values.get("base_url") or ""))
+        self.planner_combo.setCurrentText(str(values.get("planner", "auto")))
+        self.safe_mode_check.setChecked(bool(values.get("safe_mode", True)))
+        self.headless_check.setChecked(bool(values.get("headless", True)))
+        self.time_spin.setValue(int(values.get("max_time_ms", 300_000)) // 1000)
+        self.calls_spin.setValue(int(values.get("max_tool_calls", 100)))
+        self.tokens_spin.setValue(int(values.get("max_tokens", 200_000)))
+        self.provider_combo.setCurrentText(str(values.get("search_provider", "browser")))
+        self.search_url_edit.setText(str(values.get("search_url") or ""))
+        self.runs_dir_edit.setText(str(values.get("runs_dir") or ""))
+
+    def values(self) -> dict[str, Any]:
+        out = {k: v for k, v in self._given.items() if k not in {"api_key", "api_key_set"}}
+        out.update(
+            model=self.model_edit.text().strip(),
+            base_url=self.base_url_edit.text().strip() or None,
+            planner=self.planner_combo.currentText(),
+            safe_mode=self.safe_mode_check.isChecked(),
+            headless=self.headless_check.isChecked(),
+            max_time_ms=self.time_spin.value() * 1000,
+            max_tool_calls=self.calls_spin.value(),
+            max_tokens=self.tokens_spin.value(),
+            search_provider=self.provider_combo.currentText(),
+            search_url=self.search_url_edit.text().strip() or None,
+            runs_dir=self.runs_dir_edit.text().strip(),
+        )
+        key = self.api_key_edit.text().strip()
+        if key:
+            out["api_key"] = key
+        return out
+
+    @Slot()
+    def _on_save_clicked(self) -> None:
+        values = self.values()
+        problem = validate(values)
+        if problem is not None:
+            self.error_label.setText(problem)
+            return
+        self.saved.emit(values)
+        self.accept()
+
+    @Slot()
+    def _on_browse_clicked(self) -> None:
+        dialog = QFileDialog(self, "Runs folder", self.runs_dir_edit.text())
+        dialog.setFileMode(QFileDialog.FileMode.Directory)
+        dialog.setOption(QFileDialog.Option.ShowDirsOnly)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.fileSelected.connect(self.runs_dir_edit.setText)
+        dialog.open()

@@ -1,0 +1,195 @@
+"""Task input: the task text, the active tab URL, attached files, planner choice, Plan and Run.
+
+It only emits intents (`plan_requested`, `run_requested`); the window decides what they do.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QAction, QKeyEvent
+from PySide6.QtWidgets import (
+    QComboBox,
+    QFileDialog,
+    QHBoxLayout,
+    QLabel,
+    QLineEdit,
+    QMenu,
+    QPlainTextEdit,
+    QPushButton,
+    QToolButton,
+    QVBoxLayout,
+    QWidget,
+)
+
+from ui.examples import EXAMPLE_TASKS, ExampleTask
+
+#: Planner choices shown to a person, and what the core calls them.
+PLANNERS: tuple[tuple[str, str], ...] = (("Rules", "rules"), ("Model", "llm"), ("Auto", "auto"))
+
+
+@dataclass(frozen=True, slots=True)
+class TaskInput:
+    """Everything the planner gets from the window."""
+
+    text: str
+    url: str | None = None
+    files: tuple[str, ...] = field(default_factory=tuple)
+    planner: str = "auto"
+
+
+class TaskEdit(QPlainTextEdit):
+    """Multi-line task text where Ctrl+Enter submits instead of adding a line."""
+
+    #: Ctrl+Enter (or Ctrl+Return) was pressed.
+    submitted = Signal()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        submit_keys = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
+        if event.key() in submit_keys and event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            event.accept()
+            self.submitted.emit()
+            return
+        super().keyPressEvent(event)
+
+
+class TaskPanel(QWidget):
+    #: Plan only, to review the steps first (TaskInput).
+    plan_requested = Signal(object)
+    #: Plan and run at once: Run button or Ctrl+Enter (TaskInput).
+    run_requested = Signal(object)
+
+    def __init__(self, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self._files: list[str] = []
+        self.task_edit = TaskEdit()
+        self.task_edit.setPlaceholderText("What should Waypost do? (Ctrl+Enter runs)")
+        self.task_edit.setTabChangesFocus(True)
+        self.task_edit.setAccessibleName("Task")
+        self.task_edit.setMinimumHeight(64)
+        self.url_edit = QLineEdit()
+        self.url_edit.setPlaceholderText("Active page URL (optional)")
+        self.url_edit.setAccessibleName("Active URL")
+        self.files_label = QLabel("No files")
+        self.attach_button = QPushButton("&Attach…")
+        self.clear_files_button = QToolButton()
+        self.clear_files_button.setText("×")
+        self.clear_files_button.setToolTip("Remove attached files")
+        self.planner_combo = QComboBox()
+        for label, value in PLANNERS:
+            self.planner_combo.addItem(label, value)
+        self.planner_combo.setCurrentIndex(self.planner_combo.findData("auto"))
+        self.planner_combo.setToolTip("Rules work offline; Model needs an endpoint in Settings")
+        self.examples_button = QToolButton()
+        self.examples_button.setText("Examples")
+        self.examples_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
+        self.examples_menu = QMenu(self.examples_button)
+        for example in EXAMPLE_TASKS:
+            action = QAction(example.title, self.examples_menu)
+            action.setData(example.key)
+            action.setToolTip(example.text)
+            self.examples_menu.addAction(action)
+        self.examples_button.setMenu(self.examples_menu)
+        self.plan_button = QPushButton("&Plan")
+        self.plan_button.setToolTip("Show the plan before running")
+        self.run_button = QPushButton("&Run")
+        self.run_button.setDefault(True)
+        self.run_button.setToolTip("Plan and run (Ctrl+Enter)")
+        self._layout()
+        self._connect_signals()
+
+    def _layout(self) -> None:
+        context = QHBoxLayout()
+        context.addWidget(QLabel("URL"))
+        context.addWidget(self.url_edit, 3)
+        context.addWidget(self.attach_button)
+        context.addWidget(self.files_label, 1)
+        context.addWidget(self.clear_files_button)
+        buttons = QHBoxLayout()
+        buttons.addWidget(self.examples_button)
+        buttons.addStretch(1)
+        buttons.addWidget(QLabel("Planner"))
+        buttons.addWidget(self.planner_combo)
+        buttons.addWidget(self.plan_button)
+        buttons.addWidget(self.run_button)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.addWidget(self.task_edit, 1)
+        box.addLayout(context)
+        box.addLayout(buttons)
+
+    def _connect_signals(self) -> None:
+        self.plan_button.clicked.connect(self._on_plan_clicked)
+        self.run_button.clicked.connect(self._on_run_clicked)
+        self.attach_button.clicked.connect(self._on_attach_clicked)
+        self.clear_files_button.clicked.connect(self._on_clear_files)
+        self.examples_menu.triggered.connect(self._on_example_chosen)
+        self.task_edit.submitted.connect(self._on_run_clicked)
+
+    # --- data ----------------------------------------------------------------------------------
+
+    def current_input(self) -> TaskInput:
+        return TaskInput(
+            text=self.task_edit.toPlainText().strip(),
+            url=self.url_edit.text().strip() or None,
+            files=tuple(self._files),
+            planner=str(self.planner_combo.currentData()),
+        )
+
+    def set_files(self, files: list[str]) -> None:
+        self._files = list(files)
+        names = ", ".join(f.rsplit("/", 1)[-1] for f in self._files)
+        self.files_label.setText(names or "No files")
+        self.files_label.setToolTip("\n".join(self._files))
+
+    def set_planner(self, planner: str) -> None:
+        index = self.planner_combo.findData(planner)
+        if index >= 0:
+            self.planner_combo.setCurrentIndex(index)
+
+    def use_example(self, example: ExampleTask) -> None:
+        self.task_edit.setPlainText(example.text)
+        self.task_edit.setFocus()
+
+    def set_busy(self, busy: bool) -> None:
+        for widget in (self.plan_button, self.run_button, self.examples_button):
+            widget.setEnabled(not busy)
+
+    # --- slots ---------------------------------------------------------------------------------
+
+    @Slot()
+    def _on_plan_clicked(self) -> None:
+        data = self.current_input()
+        if data.text and self.plan_button.isEnabled():
+            self.plan_requested.emit(data)
+
+    @Slot()
+    def _on_run_clicked(self) -> None:
+        data = self.current_input()
+        if data.text and self.run_button.isEnabled():
+            self.run_requested.emit(data)
+
+    @Slot()
+    def _on_attach_clicked(self) -> None:
+        # open(), not exec(): a nested event loop would stall the asyncio tasks on the qasync loop.
+        dialog = QFileDialog(self, "Attach files")
+        dialog.setFileMode(QFileDialog.FileMode.ExistingFiles)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.filesSelected.connect(self._on_files_selected)
+        dialog.open()
+
+    @Slot(list)
+    def _on_files_selected(self, files: list[str]) -> None:
+        self.set_files([*self._files, *files])
+
+    @Slot()
+    def _on_clear_files(self) -> None:
+        self.set_files([])
+
+    @Slot(QAction)
+    def _on_example_chosen(self, action: QAction) -> None:
+        key = action.data()
+        for example in EXAMPLE_TASKS:
+            if example.key == key:
+                self.use_example(example)
