@@ -9,6 +9,7 @@ the receipts chain and the event stream. None means "nobody can answer now": the
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -112,7 +113,9 @@ class ActionGateAsker:
             and self.broker.policy is ApprovalPolicy.ASK
             and self.broker.handler is not None
         ):
-            ref = self._checkpoint(decision, pending, progress)  # a person may take a while, or never come
+            ref = await self._checkpoint(
+                decision, pending, progress
+            )  # a person may take a while, or never come
             pending = pending.model_copy(update={"checkpoint_ref": ref})
         self.events.publish(GatePending(run_id=self.run_id, decision=decision, pending=pending))
         request = ConfirmRequest(
@@ -131,7 +134,7 @@ class ActionGateAsker:
         if approval is None:
             await record_gate(self.resources, decision, "pending", "nobody yet")
             return None
-        self.store.record_approval(approval)
+        await asyncio.to_thread(self.store.record_approval, approval)
         self.approvals.add(approval)
         await record_gate(
             self.resources, decision, "approved" if approval.approved else "declined", approval.decided_by
@@ -139,7 +142,7 @@ class ActionGateAsker:
         self.events.publish(GateDecided(run_id=self.run_id, decision=decision, approved=approval.approved))
         return approval
 
-    def _checkpoint(
+    async def _checkpoint(
         self, decision: GateDecisionV1, pending: PendingUserInput, progress: dict[str, Any]
     ) -> str:
         """The step's progress saved (RUNNING) with a checkpoint, before the question is put: if the app
@@ -153,5 +156,12 @@ class ActionGateAsker:
             error_code="awaiting_confirmation",
         )
         budget = self.budget.state() if self.budget is not None else BudgetStateV1()
-        self.store.save_step(self.run_id, step_run, new_evidence=[], budget=budget, last_url=self.last_url)
-        return self.store.save_checkpoint(self.run_id, pending)
+        await asyncio.to_thread(
+            self.store.save_step,
+            self.run_id,
+            step_run,
+            new_evidence=[],
+            budget=budget,
+            last_url=self.last_url,
+        )
+        return await asyncio.to_thread(self.store.save_checkpoint, self.run_id, pending)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -117,7 +118,12 @@ def _now() -> str:
 
 
 class CheckpointStore:
-    """SQLite-backed run store, used from one thread; every call is one short transaction."""
+    """SQLite-backed run store; every call is one short transaction.
+
+    Safe to call from several threads: the conductor writes from a worker thread (a commit that
+    syncs to disk must not stall the event loop the window runs on) while the window reads its
+    history on the loop's thread. One re-entrant lock serialises use of the one connection.
+    """
 
     def __init__(self, path: str | Path) -> None:
         self.path = str(path)
@@ -125,7 +131,10 @@ class CheckpointStore:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
             # isolation_level=None: we issue BEGIN IMMEDIATE ourselves (see _tx).
-            self._conn = sqlite3.connect(self.path, timeout=5.0, isolation_level=None)
+            self._conn = sqlite3.connect(
+                self.path, timeout=5.0, isolation_level=None, check_same_thread=False
+            )
+            self._lock = threading.RLock()
             self._conn.row_factory = sqlite3.Row
         except (OSError, sqlite3.Error) as exc:
             raise CheckpointStoreError(f"cannot open checkpoint store {self.path}: {exc}") from exc
@@ -162,7 +171,8 @@ class CheckpointStore:
     def _guard(self) -> Iterator[None]:
         """Turns sqlite3 errors into CheckpointStoreError naming the file, so callers see one type."""
         try:
-            yield
+            with self._lock:
+                yield
         except sqlite3.Error as exc:
             raise CheckpointStoreError(f"checkpoint store {self.path} failed: {exc}") from exc
 
@@ -404,7 +414,8 @@ class CheckpointStore:
 
     def close(self) -> None:
         """Closes the connection; calling it twice is harmless."""
-        self._conn.close()
+        with self._lock:
+            self._conn.close()
 
     def __enter__(self) -> CheckpointStore:
         return self

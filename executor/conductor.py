@@ -117,8 +117,13 @@ class RunConductor:
         state = _RunState(run_id=run_id, plan=plan, exec_mode=mode, started_at=utc_now(), run_dir=run_dir)
         with bind_log_context(trace_id=plan.trace_id, run_id=run_id):
             task = plan.task.user_query if plan.task else ""
-            self.store.start_run(
-                run_id=run_id, plan=plan, exec_mode=str(mode), task=task, run_dir=state.run_dir
+            await asyncio.to_thread(
+                self.store.start_run,
+                run_id=run_id,
+                plan=plan,
+                exec_mode=str(mode),
+                task=task,
+                run_dir=state.run_dir,
             )
             self.events.publish(
                 RunStarted(
@@ -145,7 +150,7 @@ class RunConductor:
                 await resources.close(
                     str(bundle.run_status), bundle.reason, {"task": task, "plan": plan, "bundle": bundle}
                 )
-            self.store.finish_run(run_id, bundle)
+            await asyncio.to_thread(self.store.finish_run, run_id, bundle)
             self.events.publish(RunFinished(run_id=run_id, bundle=bundle))
             log.info("run finished", extra={"run_status": str(bundle.run_status), "reason": bundle.reason})
             return bundle
@@ -224,24 +229,24 @@ class RunConductor:
                 checkpoint_ref=checkpoint_ref,
             )
 
-        def pause(status: RunStatus, reason: str, pending: PendingUserInput | None) -> RunBundleV1:
-            ref = self.store.save_checkpoint(state.run_id, pending)
+        async def pause(status: RunStatus, reason: str, pending: PendingUserInput | None) -> RunBundleV1:
+            ref = await asyncio.to_thread(self.store.save_checkpoint, state.run_id, pending)
             if pending is not None:
                 pending = pending.model_copy(update={"checkpoint_ref": ref})
             return finish(status, reason, pending=pending, checkpoint_ref=ref)
 
         try:
             while True:
-                self._record_resolved(state, scheduler, budget, ledger)
+                await self._record_resolved(state, scheduler, budget, ledger)
                 exceeded = budget.exceeded()
                 if exceeded:
-                    return pause(RunStatus.ABORTED_BUDGET, exceeded, None)
+                    return await pause(RunStatus.ABORTED_BUDGET, exceeded, None)
                 step = scheduler.next_ready()
                 if step is None:
                     break
                 decision, approval = gatekeeper.decide(step, approvals)
                 if approval is not None and approval.decided_by == "confirmed_gates":
-                    self.store.record_approval(approval)
+                    await asyncio.to_thread(self.store.record_approval, approval)
                     await record_gate(state.resources, decision, "approved", approval.decided_by)
                 if decision.decision is GateVerdict.NEED_CONFIRM:
                     approval, pending = await self._ask(state, step, decision, broker)
@@ -274,7 +279,7 @@ class RunConductor:
                         step_name=step.name or step.type_name,
                         blocked_actions=decision.blocked_actions,
                     )
-                    return pause(
+                    return await pause(
                         RunStatus.BLOCKED_POLICY, f"gate {decision.gate_id}: {decision.reason}", pending
                     )
                 asker = ActionGateAsker(
@@ -296,11 +301,15 @@ class RunConductor:
                 except StepPaused as paused:  # an action inside the step waits for a person
                     scheduler.requeue(step)
                     status = _PAUSE_STATUS.get(paused.pending.kind, RunStatus.NEEDS_CONFIRMATION)
-                    return pause(status, f"step {step.step_id}: {paused.pending.message}", paused.pending)
+                    return await pause(
+                        status, f"step {step.step_id}: {paused.pending.message}", paused.pending
+                    )
                 scheduler.finish(step, step_run.status, step_run.error_code)
                 if step_run.status is StepStatus.FAILED and not step.optional:
                     if mode is ExecMode.ACTION_ONLY:
-                        return pause(RunStatus.FAILED, f"step {step.step_id} failed: {step_run.error}", None)
+                        return await pause(
+                            RunStatus.FAILED, f"step {step.step_id} failed: {step_run.error}", None
+                        )
                     if mode is ExecMode.CLARIFY_OR_FALLBACK:
                         question = (
                             f"Step {step.name or step.step_id} could not finish ({step_run.error}). "
@@ -312,13 +321,15 @@ class RunConductor:
                             question=question,
                             step_id=step.step_id,
                         )
-                        return pause(RunStatus.NEEDS_CLARIFICATION, f"step {step.step_id} failed", pending)
+                        return await pause(
+                            RunStatus.NEEDS_CLARIFICATION, f"step {step.step_id} failed", pending
+                        )
                 if mode is ExecMode.RESEARCH_ONLY and ledger.enough:
                     scheduler.skip_gathering(f"{ledger.count()} evidence items reached min_evidence")
         except BudgetExceeded as exc:
-            return pause(RunStatus.ABORTED_BUDGET, exc.what, None)
+            return await pause(RunStatus.ABORTED_BUDGET, exc.what, None)
         except asyncio.CancelledError:
-            self.store.save_checkpoint(state.run_id, None)
+            await asyncio.to_thread(self.store.save_checkpoint, state.run_id, None)
             raise
         return self._final(state, ledger, finish)
 
@@ -327,7 +338,7 @@ class RunConductor:
     ) -> tuple[Approval | None, PendingUserInput]:
         """Checkpoints first, so a run waiting for a person survives the app being closed."""
         pending = HumanConfirmBroker.pending(decision, step, None)
-        ref = self.store.save_checkpoint(state.run_id, pending)
+        ref = await asyncio.to_thread(self.store.save_checkpoint, state.run_id, pending)
         pending = pending.model_copy(update={"checkpoint_ref": ref})
         self.events.publish(GatePending(run_id=state.run_id, decision=decision, pending=pending))
         request = ConfirmRequest(
@@ -345,7 +356,7 @@ class RunConductor:
         if approval is None:
             await record_gate(state.resources, decision, "pending", "nobody yet")
         else:
-            self.store.record_approval(approval)
+            await asyncio.to_thread(self.store.record_approval, approval)
             if approval.approved:  # a decline is recorded where the run ends BLOCKED_POLICY
                 await record_gate(state.resources, decision, "approved", approval.decided_by)
             self.events.publish(
@@ -387,7 +398,7 @@ class RunConductor:
                 async with asyncio.timeout(budget.remaining_s()):
                     step_run = await dispatcher.run_step(step, ctx)
             except StepPaused as paused:
-                self._save_progress(state, step, decision, paused, budget)
+                await self._save_progress(state, step, decision, paused, budget)
                 raise
             except TimeoutError:
                 raise BudgetExceeded(
@@ -404,8 +415,13 @@ class RunConductor:
                 state.act_actions.extend(step_run.actions)
             state.last_url = step_run.outputs.get("final_url", state.last_url)
             used = budget.state()
-            self.store.save_step(
-                state.run_id, step_run, new_evidence=added, budget=used, last_url=state.last_url
+            await asyncio.to_thread(
+                self.store.save_step,
+                state.run_id,
+                step_run,
+                new_evidence=added,
+                budget=used,
+                last_url=state.last_url,
             )
             for item in added:
                 self.events.publish(EvidenceAdded(run_id=state.run_id, item=item))
@@ -415,7 +431,7 @@ class RunConductor:
                 log.warning("step failed", extra={"error": step_run.error, "error_code": step_run.error_code})
             return step_run
 
-    def _save_progress(
+    async def _save_progress(
         self,
         state: _RunState,
         step: Step,
@@ -435,17 +451,23 @@ class RunConductor:
         )
         state.step_runs[step.step_id] = step_run
         state.outputs[step.step_id] = step_run.outputs
-        self.store.save_step(
-            state.run_id, step_run, new_evidence=[], budget=budget.state(), last_url=state.last_url
+        await asyncio.to_thread(
+            self.store.save_step,
+            state.run_id,
+            step_run,
+            new_evidence=[],
+            budget=budget.state(),
+            last_url=state.last_url,
         )
 
-    def _record_resolved(
+    async def _record_resolved(
         self, state: _RunState, scheduler: StepScheduler, budget: BudgetEnforcer, ledger: EvidenceLedger
     ) -> None:
         for resolved in scheduler.take_resolved():
             step_run = resolved.as_step_run()
             state.step_runs[step_run.step_id] = step_run
-            self.store.save_step(
+            await asyncio.to_thread(
+                self.store.save_step,
                 state.run_id,
                 step_run,
                 new_evidence=[],

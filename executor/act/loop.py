@@ -276,7 +276,9 @@ class ActLoop:
                 label = (outcome.resolved.name if outcome.resolved else None) or next(
                     (asked[k] for k in ("label", "name", "placeholder", "text") if asked.get(k)), None
                 )
-                self.progress.facts.append({"value": dumped.get("value"), "target": stable, "label": label})
+                self.progress.facts.append(
+                    {"value": dumped.get("value"), "target": stable, "label": label, "kind": action.kind}
+                )
         if outcome.status is OutcomeStatus.BLOCKED:  # refused by the browser layer's own guards
             self.progress.refused.append(
                 {"action": _describe(action), "risk": "browser_guard", "why": outcome.message}

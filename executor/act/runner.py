@@ -15,6 +15,7 @@ from typing import Any
 
 from browser.driver import PolicyAware
 from browser.models import BrowserPolicy
+from executor.act import report
 from executor.act.guards import ActStopped, LoopLimits
 from executor.act.hints import HintedCognition
 from executor.act.loop import ActLoop, LoopResult
@@ -100,7 +101,13 @@ class ActRunner:
         self._remember_success(ctx.run_id, step, spec.payload, progress, result)
         if not result.success:
             raise ActStopped(f"goal not met: {result.summary}", code="goal_not_met", outputs=loop.outputs())
-        outputs: dict[str, Any] = {**loop.outputs(), "status": "done", "summary": result.summary,
+        policy = step_policy(resources.policy, ctx.blocked_actions)
+        answer = report.describe(
+            progress, goal_summary=result.summary, submit_blocked=policy.submit_blocked,
+            blocked_actions=policy.blocked_actions, redactor=resources.redactor,
+        )  # fmt: skip
+        outputs: dict[str, Any] = {**loop.outputs(), **report.state_outputs(progress), "status": "done",
+                                   "summary": result.summary, "answer": answer,
                                    "fsm": result.fsm_path}  # fmt: skip
         actions = [f"{h['action'].get('kind')}:{h['status']}" for h in progress.history]
         return ToolOutput(

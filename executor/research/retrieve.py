@@ -4,8 +4,9 @@ evidence items.
 
 Embeddings re-rank the chunks BM25 found on topic; they never admit a chunk the relevance test
 (ranking.relevant) turned away, so a page that merely sits near a query in vector space is never
-cited. A mirror of a page is dropped whole (the better-ranked copy stays): its chunk windows rarely
-line up with the original's, so chunk-level dedupe alone would let it through.
+cited. A mirror of a page is dropped whole (executor/research/copies.py: a page an earlier step
+already read wins, else the most linked-to copy, else the better-ranked one): its chunk windows
+rarely line up with the original's, so chunk-level dedupe alone would let it through.
 
 Pages are read concurrently in throwaway tabs, capped by what is left of max_sources so a research
 step never pushes the run over its source budget. A page that fails to load is reported in
@@ -23,6 +24,7 @@ from executor.errors import FatalToolError, ToolError
 from executor.models import EvidenceItem
 from executor.observability import log
 from executor.research.common import arg_int, evidence_from, queries_from
+from executor.research.copies import drop_copies, known_pages, url_key
 from executor.research.extract import PageContent
 from executor.research.pdf import page_url
 from executor.research.ranking import Ranking, bm25_rank, cosine_rank, dedupe, relevant, rrf
@@ -149,15 +151,24 @@ class RetrieveTool:
                 found.append(outcome)
         if not found:
             raise errors[0][1]
+        known = known_pages(
+            ctx.step_outputs,
+            ctx.evidence,
+            {url_key(u): (r.content.text, r.content_hash) for u, r in reader.cache.reads.items()},
+        )
         budget = min(arg_int(args, "max_pages", 8, high=50), reader.remaining_sources())
         candidates = candidate_urls(found)[:budget]
         reads, failed = await self._read_all(reader, candidates)
         if not reads and candidates:
             raise FatalToolError(f"none of {len(candidates)} results could be read: {failed[0]['error']}")
         all_docs = [doc for read in reads for doc in docs_of(read)]
-        unique = dedupe(range(len(all_docs)), {i: d.text for i, d in enumerate(all_docs)}, threshold=0.6)
+        unique, duplicates = drop_copies(
+            all_docs,
+            known,
+            links={r.url: [link.url for link in r.content.links] for r in reads},
+            hashes=[d.read.content_hash if not d.read.is_pdf else None for d in all_docs],
+        )
         docs = [all_docs[i] for i in unique]
-        duplicates = [all_docs[i].url for i in range(len(all_docs)) if i not in set(unique)]
         evidence, chunk_count, ranking = await self._rank(docs, queries, top_k)
         outputs = {
             "queries": queries,

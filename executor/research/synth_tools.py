@@ -6,12 +6,16 @@ run's evidence numbers, checked against ctx.evidence before they are written.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from typing import Any
 
 from executor.errors import FatalToolError
+from executor.research import answers
 from executor.research import compute as scoring
 from executor.research.common import arg_str, citation_number
+from executor.research.copies import url_key
+from executor.research.reader import run_cache
 from executor.research.summarize import (
     Cited,
     compare,
@@ -19,6 +23,16 @@ from executor.research.summarize import (
     grounded,
     render,
     render_comparison,
+)
+from executor.research.support import (
+    Sentence,
+    citable_sentences,
+    cite,
+    need_phrase,
+    need_terms,
+    page_texts,
+    supporting,
+    task_urls,
 )
 from executor.tools import ToolContext, ToolOutput
 from planner.llm import LLMClient
@@ -112,7 +126,8 @@ def _rules(args: Mapping[str, Any], ctx: ToolContext) -> dict[str, Any]:
 
 
 class ComputeTool:
-    """Scores records (recommendation + payload); `task: synthesize_answer` writes a cited answer."""
+    """Scores records (recommendation + payload); `task: synthesize_answer` writes a cited comparison;
+    `task: compare_state_with_sources` (or `explain_state`) explains the state an ACT step read."""
 
     def __init__(self, llm: LLMClient | None = None) -> None:
         self.summarizer = SummarizeTool(llm)
@@ -120,29 +135,42 @@ class ComputeTool:
     async def __call__(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
         records = _records(args, ctx)
         task = arg_str(args, "task") or ""
+        if task in _STATE_TASKS:
+            explained = _explain_state(records, ctx)
+            if explained is not None:
+                return explained
         if task == "synthesize_answer" or (not records and ctx.evidence):
-            out = await self.summarizer(args, ctx)
-            text = out.outputs["summary"]
             if records:
-                text += "\n\n" + _price_lines(records, ctx)
-            return ToolOutput(outputs={**out.outputs, "answer": text, "artifacts_ref": []})
+                text = answers.comparison(records, _pool(ctx), ctx.evidence)
+                used = sorted({int(n) for n in re.findall(r"\[(\d+)\]", text)})
+                found: dict[str, Any] = {"summary": text, "citations": used, "method": "records",
+                           "question": question_of(args, ctx)}  # fmt: skip
+                return ToolOutput(outputs={**found, "answer": text, "artifacts_ref": []})
+            out = await self.summarizer(args, ctx)
+            return ToolOutput(outputs={**out.outputs, "answer": out.outputs["summary"], "artifacts_ref": []})
         if not records:
             raise FatalToolError("COMPUTE found no records to score (no FETCH_DATA output)", code="no_data")
         rules = _rules(args, ctx)
+        question = question_of(args, ctx)
+        candidates, others = _scope(records, ctx, question)
         decision = scoring.score(
-            records,
+            candidates,
             weights=rules.get("weights"),
             prefer=rules.get("prefer"),
             constraints=rules["constraints"],
             fx=rules.get("fx"),
         )
+        need = need_terms(question)
+        backing = _back(decision, need, _pool(ctx))
         best = decision.best
         step = ctx.step.step_id
         outputs: dict[str, Any] = {
             "artifacts_ref": [f"art_reco_{step}", f"art_payload_{step}"],
             "rules": rules,
+            "need": need,
             "rejected": [{"name": r.get("name"), "reason": why} for r, why in decision.rejected],
             "alternatives": [_item(s, ctx) for s in decision.ranked[1:4]],
+            "out_of_scope": [str(r.get("name")) for r in others],
         }
         if best is None:
             outputs.update(recommendation=None, payload=dict(rules.get("payload") or {}))
@@ -154,8 +182,57 @@ class ComputeTool:
         outputs["payload"] = scoring.build_payload(
             best.record, rules.get("payload"), rules.get("payload_map")
         )
-        outputs["answer"] = _explain(best, decision, ctx)
+        outputs["answer"] = _explain(best, decision, ctx, need=need, backing=backing, others=others)
         return ToolOutput(outputs=outputs)
+
+
+_STATE_TASKS = {"compare_state_with_sources", "explain_state"}
+
+
+def _pool(ctx: ToolContext) -> list[Sentence]:
+    cached = {url_key(u): r.content.text for u, r in run_cache(ctx).reads.items()}
+    return citable_sentences(page_texts(ctx.step_outputs, ctx.evidence, cached), ctx.evidence)
+
+
+def _explain_state(records: list[dict[str, Any]], ctx: ToolContext) -> ToolOutput | None:
+    state = answers.read_state(ctx.step_outputs)
+    if state is None:
+        return None
+    text = answers.explain_state(state, records, _pool(ctx), ctx.evidence)
+    used = sorted({int(n) for n in re.findall(r"\[(\d+)\]", text)})
+    found = answers.current_entity(state, [str(r.get("name")) for r in records])
+    outputs = {
+        "answer": text,
+        "citations": used,
+        "state": dict(state.pairs),
+        "current": found[0] if found else None,
+        "artifacts_ref": [],
+    }
+    return ToolOutput(outputs=outputs)
+
+
+def _scope(
+    records: list[dict[str, Any]], ctx: ToolContext, question: str
+) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The packages of the page(s) the task names are the candidates; other pages' packages (another
+    vendor's, seen while researching) are context, not options. All records when none matches."""
+    named = set(task_urls(question))
+    for step in ctx.plan.steps:
+        url = step.inputs.get("url") if step.type_name in ("OPEN_URL", "EXTRACT_DOM") else None
+        if isinstance(url, str):
+            named.add(url_key(url))
+    inside = [r for r in records if url_key(str(r.get("source_url", ""))) in named]
+    if not inside:
+        return records, []
+    return inside, [r for r in records if r not in inside]
+
+
+def _back(decision: scoring.Decision, need: list[str], pool: list[Sentence]) -> dict[int, list[Sentence]]:
+    """Sentences tying each candidate to the task's need; candidates with more of them rank first
+    (stable: the rules' score, e.g. price, breaks ties)."""
+    backing = {id(s): supporting(str(s.record.get("name")), need, pool) for s in decision.ranked}
+    decision.ranked.sort(key=lambda s: -len(backing[id(s)]))
+    return backing
 
 
 def _cite(record: Mapping[str, Any], ctx: ToolContext) -> str:
@@ -182,21 +259,42 @@ def _item(s: scoring.Scored, ctx: ToolContext) -> dict[str, Any]:
     }
 
 
-def _explain(best: scoring.Scored, decision: scoring.Decision, ctx: ToolContext) -> str:
+def _explain(
+    best: scoring.Scored,
+    decision: scoring.Decision,
+    ctx: ToolContext,
+    *,
+    need: list[str] | None = None,
+    backing: Mapping[int, list[Sentence]] | None = None,
+    others: list[dict[str, Any]] | None = None,
+) -> str:
+    said = (backing or {}).get(id(best), [])
     why = "; ".join(best.reasons) or "it meets every constraint"
-    text = (
-        f"Recommended: {best.record.get('name')} at {_price(best.record)}{_cite(best.record, ctx)} ({why})."
-    )
+    phrase = need_phrase(question_of({}, ctx)) if said else None
+    head = f"Recommended {phrase}" if phrase else "Recommended"
+    text = f"{head}: {best.record.get('name')} at {_price(best.record)}{_cite(best.record, ctx)}"
+    if said:
+        text += ". Why: " + " ".join(cite(s) for s in said[:2])
+        if best.reasons:
+            text += f" Also: {why}."
+    else:
+        text += f" ({why})."
+    extra = answers.features(best.record)
+    if extra:
+        text += f" It includes: {extra}{_cite(best.record, ctx)}."
     if len(decision.ranked) > 1:
-        second = decision.ranked[1].record
-        text += f" Runner-up: {second.get('name')} at {_price(second)}{_cite(second, ctx)}."
+        second = decision.ranked[1]
+        reason = f": {'; '.join(second.reasons)}" if second.reasons else ""
+        name, price = second.record.get("name"), _price(second.record)
+        text += f" Runner-up: {name} at {price}{_cite(second.record, ctx)}{reason}."
     if decision.rejected:
         text += (
             " Ruled out: " + "; ".join(f"{r.get('name')} ({why})" for r, why in decision.rejected[:4]) + "."
         )
+    if others:
+        text += (
+            " Also seen, from other pages: "
+            + "; ".join(f"{r.get('name')} {_price(r)}{_cite(r, ctx)}" for r in others[:4])
+            + "."
+        )
     return text
-
-
-def _price_lines(records: list[dict[str, Any]], ctx: ToolContext) -> str:
-    lines = [f"{r.get('name')}: {_price(r)}{_cite(r, ctx)}" for r in records[:10]]
-    return "Prices found: " + "; ".join(lines) + "."

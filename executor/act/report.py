@@ -1,0 +1,101 @@
+"""What an ACT step tells the person: the answer text says what happened, from the step's own record.
+
+- Inputs: every fill / select / check that succeeded, counted from the history (not from the last
+  decision), listed as `Label = "value"` with sensitive values redacted (password-like labels,
+  declared secrets, `{{secret:...}}` placeholders).
+- Submission: when the browser policy blocks submit (the gate's blocked actions, no_submit), no
+  submission can have gone through: the text says the form was NOT submitted; refusals are named.
+- Read-state goals: the text read by extract actions goes out as `state_text` (and the page as
+  `state_url`), the documented keys a later COMPUTE step (compare_state_with_sources) reads.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from executor.act.progress import StepProgress
+from receipts.redaction import Redactor
+
+INPUT_KINDS = ("fill", "select", "check")
+REDACTED = "[REDACTED]"
+_MAX_STATE = 4000
+
+
+def _label(fact: Mapping[str, Any]) -> str:
+    label = fact.get("label")
+    if isinstance(label, str) and label.strip():
+        return label.strip()
+    target = fact.get("target") or {}
+    return str(next((v for v in target.values() if isinstance(v, str)), "a field"))
+
+
+def _shown(fact: Mapping[str, Any], redactor: Redactor | None) -> str:
+    kind, value = fact.get("kind"), fact.get("value")
+    if kind == "check":
+        return "checked"
+    text = "" if value is None else str(value)
+    target = fact.get("target") if isinstance(fact.get("target"), Mapping) else None
+    sensitive = "{{secret:" in text
+    if redactor is not None:
+        sensitive = sensitive or redactor.is_sensitive(_label(fact)) or redactor.is_sensitive_target(target)
+        text = redactor.text(text)
+    shown = REDACTED if sensitive else f'"{text}"'
+    return f"{shown} (selected)" if kind == "select" else shown
+
+
+def inputs_made(progress: StepProgress) -> list[dict[str, Any]]:
+    """The step's successful inputs, one per field (the last value typed into it wins)."""
+    by_field: dict[str, dict[str, Any]] = {}
+    for fact in progress.facts:
+        key = repr(sorted((fact.get("target") or {}).items())) + _label(fact)
+        by_field.pop(key, None)
+        by_field[key] = fact
+    return list(by_field.values())
+
+
+def input_count(progress: StepProgress) -> int:
+    return sum(
+        1 for h in progress.history if h.get("status") == "ok" and h["action"].get("kind") in INPUT_KINDS
+    )
+
+
+def describe(
+    progress: StepProgress,
+    *,
+    goal_summary: str,
+    submit_blocked: bool,
+    blocked_actions: Sequence[str] = (),
+    redactor: Redactor | None = None,
+) -> str:
+    """The step's answer: inputs listed, submission state said, refusals named, the goal's notes."""
+    made = inputs_made(progress)
+    count = max(input_count(progress), len(made))
+    parts: list[str] = []
+    if progress.extracted and not count:
+        parts.append(f"Read the current state of {progress.url or 'the page'}.")
+    if count:
+        listed = "; ".join(f"{_label(f)} = {_shown(f, redactor)}" for f in made)
+        where = f" on {progress.url}" if progress.url else ""
+        parts.append(f"Prefilled {count} field(s){where}: {listed}.")
+        if submit_blocked:
+            blocked = ", ".join(blocked_actions) or "submit"
+            parts.append(
+                f"The form was NOT submitted: submitting stays blocked in this run (blocked: {blocked})."
+            )
+    if progress.refused:
+        parts.append(
+            "Refused: " + "; ".join(f"{r.get('action')} ({r.get('why')})" for r in progress.refused) + "."
+        )
+    note = goal_summary.partition("; not found: ")[2]
+    if note:
+        parts.append(f"No field found for: {note}.")
+    return " ".join(parts) or goal_summary
+
+
+def state_outputs(progress: StepProgress) -> dict[str, Any]:
+    """`state_text` / `state_url` for a step that read the page's state (extract actions)."""
+    if not progress.extracted:
+        return {}
+    text = "\n".join(progress.extracted)[:_MAX_STATE]
+    return {"state_text": text, "state_url": progress.url}
