@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import qasync
@@ -17,6 +17,7 @@ from PySide6.QtWidgets import QApplication
 
 from executor.service import AgentCore
 from ui.controller import RunController
+from ui.examples import EXAMPLE_TASKS, ExampleTask
 from ui.main_window import MainWindow
 
 
@@ -24,6 +25,7 @@ def run_gui(
     core: AgentCore,
     settings_values: dict[str, Any],
     on_settings_saved: Callable[[dict[str, Any]], None],
+    examples: Sequence[ExampleTask] = EXAMPLE_TASKS,
 ) -> int:
     """Shows the window and runs until it is closed; returns the process exit code."""
     existing = QApplication.instance()
@@ -33,7 +35,7 @@ def run_gui(
     loop = qasync.QEventLoop(app)
     asyncio.set_event_loop(loop)
     with loop:
-        loop.run_until_complete(_main(core, settings_values, on_settings_saved))
+        loop.run_until_complete(_main(core, settings_values, on_settings_saved, examples))
     return 0
 
 
@@ -41,10 +43,11 @@ async def _main(
     core: AgentCore,
     settings_values: dict[str, Any],
     on_settings_saved: Callable[[dict[str, Any]], None],
+    examples: Sequence[ExampleTask],
 ) -> None:
     closed = asyncio.Event()
     controller = RunController(core)
-    window = MainWindow(controller, settings_values)
+    window = MainWindow(controller, settings_values, examples=examples)
     window.settings_saved.connect(on_settings_saved)
     window.closed.connect(closed.set)
     window.show()

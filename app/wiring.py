@@ -81,6 +81,7 @@ def build_core(settings: Settings, *, tools: Mapping[str, Tool] | None = None) -
         resources=lambda run_id, run_dir, secrets: RunResources(
             run_id=run_id, run_dir=run_dir, launch_options=launch_options(settings), secrets=secrets
         ),
+        launch_options=launch_options(settings),
     )
 
 

@@ -79,14 +79,15 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     sizes = sorted({args.steps // 4, args.steps // 2, args.steps})
-    print(f"{'store':<8}{'steps':>8}{'median s':>11}{'steps/s':>10}{'ms/step':>10}{'peak MB':>10}{'KB/step':>9}")
+    header = ("store", "steps", "median s", "steps/s", "ms/step", "peak MB", "KB/step")
+    print(f"{header[0]:<8}" + "".join(f"{h:>10}" for h in header[1:]))
     for on_disk in (True, False):
         for n in sizes:
             median, peak_mb = measure(n, args.repeats, on_disk)
             label = "file" if on_disk else "memory"
             print(
-                f"{label:<8}{n:>8}{median:>11.3f}{n / median:>10.0f}{median / n * 1000:>10.3f}"
-                f"{peak_mb:>10.1f}{peak_mb * 1000 / n:>9.2f}"
+                f"{label:<8}{n:>10}{median:>10.3f}{n / median:>10.0f}{median / n * 1000:>10.3f}"
+                f"{peak_mb:>10.1f}{peak_mb * 1000 / n:>10.2f}"
             )
 
 

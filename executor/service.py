@@ -11,12 +11,14 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
+from browser.models import LaunchOptions
 from executor.checkpoint_store import CheckpointStore, RunSummary
 from executor.conductor import RunConductor
 from executor.confirm import ConfirmHandler
 from executor.events import EventSink
 from executor.models import Approval, ApprovalPolicy, ExecMode, RunBundleV1, RuntimeCtxV1
 from executor.registry import RunnerRegistry
+from executor.replay import ReplayReport, replay_to_folder
 from executor.run_resources import ResourcesFactory, RunResources
 from executor.tools import Tool
 from planner.context import build_context
@@ -44,7 +46,9 @@ class AgentCore:
         llm: LLMSettings | None = None,
         rate_overrides: dict[str, tuple[float, int]] | None = None,
         resources: SecretAwareResources | None = None,
+        launch_options: LaunchOptions | None = None,
     ) -> None:
+        self.launch_options = launch_options
         self.store = store
         self.resources = resources
         self.tools = tools
@@ -134,6 +138,15 @@ class AgentCore:
             runs_dir=str(self.runs_dir),
         )
         return await self._conductor(plan.plan_id, events, confirm).run(plan, runtime)
+
+    async def replay(self, run_id: str, *, include_risky: bool = False) -> ReplayReport:
+        """QA replay of a recorded run, without any model, into a new run folder of its own."""
+        return await replay_to_folder(
+            self.run_dir(run_id),
+            self.runs_dir,
+            launch_options=self.launch_options,
+            include_risky=include_risky,
+        )
 
     def history(self, limit: int = 100) -> list[RunSummary]:
         return self.store.list_runs(limit=limit)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import ipaddress
 import socket
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -30,7 +29,7 @@ class InternetAccessError(RuntimeError):
 
 
 @pytest.fixture(autouse=True)
-def _no_internet(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+def _no_internet(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fails any socket connection to a non-loopback address made from this process."""
     real_connect = socket.socket.connect
     real_connect_ex = socket.socket.connect_ex
@@ -47,4 +46,3 @@ def _no_internet(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
     monkeypatch.setattr(socket.socket, "connect", guarded_connect)
     monkeypatch.setattr(socket.socket, "connect_ex", guarded_connect_ex)
-    yield

@@ -82,6 +82,8 @@ class RunController(QObject):
     busy_changed = Signal(bool)
     #: The run store changed (a run started or ended): history views reload.
     history_changed = Signal()
+    #: A replay ended (executor.replay.ReplayReport).
+    replay_finished = Signal(object)
 
     def __init__(self, core: AgentCore, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -160,6 +162,10 @@ class RunController(QObject):
     def resume_run(self, run_id: str, *, approve_pending: bool | None = None, safe_mode: bool = True) -> None:
         """Continues a paused or interrupted run; with approve_pending None the gate is asked again."""
         self._start(self._resume(run_id, approve_pending, safe_mode))
+
+    def replay_run(self, run_id: str) -> None:
+        """Re-runs a recorded run's actions without a model and reports drift (replay_finished)."""
+        self._start(self._replay(run_id))
 
     @Slot()
     def approve(self) -> None:
@@ -245,6 +251,9 @@ class RunController(QObject):
         self._idle.set()
         self.busy_changed.emit(False)
         self.history_changed.emit()
+
+    async def _replay(self, run_id: str) -> None:
+        self.replay_finished.emit(await self.core.replay(run_id))
 
     async def _plan(self, task: str, url: str | None, files: tuple[str, ...], planner: PlannerChoice) -> None:
         result = await self.core.plan(task, url=url or None, files=files, planner=planner)

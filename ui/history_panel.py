@@ -1,8 +1,5 @@
-"""Run history from the checkpoint store: status, time, task; open receipts, resume a paused run.
-
-Replay is not in the core yet (AgentCore has no replay), so its button stays disabled with a
-tooltip saying so rather than pretending.
-"""
+"""Run history from the checkpoint store: status, time, task; open receipts, resume a paused run,
+replay a recorded run without a model (QA regression check)."""
 
 from __future__ import annotations
 
@@ -47,6 +44,8 @@ class HistoryPanel(QWidget):
     receipts_requested = Signal(str, str)
     #: Continue this paused or interrupted run (run_id).
     resume_requested = Signal(str)
+    #: Replay this run's recorded actions (run id).
+    replay_requested = Signal(str)
     #: Reload the list from the store.
     refresh_requested = Signal()
 
@@ -70,7 +69,9 @@ class HistoryPanel(QWidget):
         self.resume_button.setToolTip("Continue a run paused at a gate or interrupted")
         self.replay_button = QPushButton("Re&play")
         self.replay_button.setEnabled(False)
-        self.replay_button.setToolTip("Replay is not available yet: the core has no replay API")
+        self.replay_button.setToolTip(
+            "Re-run the recorded actions without a model; report where the site drifted"
+        )
         self.refresh_button = QPushButton("Re&fresh")
         buttons = QHBoxLayout()
         buttons.addWidget(self.receipts_button)
@@ -84,6 +85,7 @@ class HistoryPanel(QWidget):
         box.addLayout(buttons)
         self.receipts_button.clicked.connect(self._on_receipts_clicked)
         self.resume_button.clicked.connect(self._on_resume_clicked)
+        self.replay_button.clicked.connect(self._on_replay_clicked)
         self.refresh_button.clicked.connect(self.refresh_requested)
         self.table.itemSelectionChanged.connect(self._on_selection_changed)
         self.table.cellActivated.connect(self._on_row_activated)
@@ -130,12 +132,22 @@ class HistoryPanel(QWidget):
         run = self.selected()
         self.receipts_button.setEnabled(run is not None and bool(run.run_dir))
         self.resume_button.setEnabled(self.can_resume(run))
+        self.replay_button.setEnabled(self.can_replay(run))
 
     @Slot()
     def _on_receipts_clicked(self) -> None:
         run = self.selected()
         if run is not None and run.run_dir:
             self.receipts_requested.emit(run.run_id, run.run_dir)
+
+    def can_replay(self, run: RunSummary | None) -> bool:
+        return run is not None and not self._busy and bool(run.run_dir) and run.run_id != self._active
+
+    @Slot()
+    def _on_replay_clicked(self) -> None:
+        run = self.selected()
+        if self.can_replay(run) and run is not None:
+            self.replay_requested.emit(run.run_id)
 
     @Slot()
     def _on_resume_clicked(self) -> None:

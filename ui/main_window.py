@@ -6,7 +6,7 @@ keeps the little state that spans panels (the plan on screen, the open gate dial
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import Qt, Signal, Slot
@@ -17,10 +17,12 @@ from executor.checkpoint_store import RunSummary
 from executor.confirm import ConfirmRequest
 from executor.events import RunStarted
 from executor.models import RunBundleV1, RunStatus
+from executor.replay import ReplayReport
 from planner.models import Budget, ExecutionPlan
 from planner.service import PlannerChoice, PlanResult
 from ui.answer_panel import AnswerPanel
 from ui.controller import RunController
+from ui.examples import EXAMPLE_TASKS, ExampleTask
 from ui.gate_dialog import GateDialog
 from ui.history_panel import HistoryPanel
 from ui.live_view import LiveView
@@ -49,7 +51,12 @@ class MainWindow(QMainWindow):
     closed = Signal()
 
     def __init__(
-        self, controller: RunController, settings: Mapping[str, Any], parent: QWidget | None = None
+        self,
+        controller: RunController,
+        settings: Mapping[str, Any],
+        parent: QWidget | None = None,
+        *,
+        examples: Sequence[ExampleTask] = EXAMPLE_TASKS,
     ) -> None:
         super().__init__(parent)
         self.controller = controller
@@ -62,7 +69,7 @@ class MainWindow(QMainWindow):
         self.resume_offer: QMessageBox | None = None
         self.setWindowTitle("Waypost")
         self.resize(1280, 800)
-        self.task_panel = TaskPanel()
+        self.task_panel = TaskPanel(examples)
         self.task_panel.set_planner(str(self.settings.get("planner", "auto")))
         self.plan_view = PlanView()
         self.live_view = LiveView()
@@ -140,6 +147,8 @@ class MainWindow(QMainWindow):
         self.live_view.stop_requested.connect(c.stop)
         self.history_panel.receipts_requested.connect(self._on_receipts_requested)
         self.history_panel.resume_requested.connect(self._on_resume_requested)
+        self.history_panel.replay_requested.connect(self._on_replay_requested)
+        c.replay_finished.connect(self._on_replay_finished)
         self.history_panel.refresh_requested.connect(self.refresh_history)
         self.settings_action.triggered.connect(self._on_settings_triggered)
         self.quit_action.triggered.connect(self.close)
@@ -261,6 +270,19 @@ class MainWindow(QMainWindow):
         self.tabs.setCurrentWidget(self.answer_panel)
         self.live_view.set_status_text(f"Finished: {bundle.run_status.value}")
         self.statusBar().showMessage(f"Run {bundle.run_id}: {bundle.run_status.value} · {bundle.reason}")
+
+    @Slot(str)
+    def _on_replay_requested(self, run_id: str) -> None:
+        if not self.controller.busy:
+            self.statusBar().showMessage(f"Replaying {run_id} without a model…")
+            self.controller.replay_run(run_id)
+
+    @Slot(object)
+    def _on_replay_finished(self, report: ReplayReport) -> None:
+        """The replay's own receipts open, so QA sees the drifted step beside its screenshots."""
+        self.statusBar().showMessage(("Replay OK: " if report.ok else "Replay DRIFT: ") + report.summary())
+        self.refresh_history()
+        self._on_receipts_requested(report.replay_run, str(self.controller.run_dir(report.replay_run)))
 
     @Slot(str)
     def _on_run_cancelled(self, run_id: str) -> None:

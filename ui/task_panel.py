@@ -5,6 +5,7 @@ It only emits intents (`plan_requested`, `run_requested`); the window decides wh
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from PySide6.QtCore import Qt, Signal, Slot
@@ -60,9 +61,12 @@ class TaskPanel(QWidget):
     #: Plan and run at once: Run button or Ctrl+Enter (TaskInput).
     run_requested = Signal(object)
 
-    def __init__(self, parent: QWidget | None = None) -> None:
+    def __init__(
+        self, examples: Sequence[ExampleTask] = EXAMPLE_TASKS, parent: QWidget | None = None
+    ) -> None:
         super().__init__(parent)
         self._files: list[str] = []
+        self._examples = tuple(examples)
         self.task_edit = TaskEdit()
         self.task_edit.setPlaceholderText("What should Waypost do? (Ctrl+Enter runs)")
         self.task_edit.setTabChangesFocus(True)
@@ -85,7 +89,7 @@ class TaskPanel(QWidget):
         self.examples_button.setText("Examples")
         self.examples_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.examples_menu = QMenu(self.examples_button)
-        for example in EXAMPLE_TASKS:
+        for example in self._examples:
             action = QAction(example.title, self.examples_menu)
             action.setData(example.key)
             action.setToolTip(example.text)
@@ -190,6 +194,6 @@ class TaskPanel(QWidget):
     @Slot(QAction)
     def _on_example_chosen(self, action: QAction) -> None:
         key = action.data()
-        for example in EXAMPLE_TASKS:
+        for example in self._examples:
             if example.key == key:
                 self.use_example(example)

@@ -137,9 +137,12 @@ def test_history_lists_runs_and_routes_intents(qtbot: QtBot) -> None:
     qtbot.addWidget(panel)
     panel.set_runs([summary("run_a", "NEEDS_CONFIRMATION", 2), summary("run_b", "SUCCESS", 1)])
     assert [cell_text(panel.table, r, 0) for r in range(2)] == ["NEEDS_CONFIRMATION", "SUCCESS"]
-    assert not panel.replay_button.isEnabled() and "replay" in panel.replay_button.toolTip().lower()
+    assert not panel.replay_button.isEnabled()  # nothing selected yet
     panel.select_run("run_b")
     assert not panel.resume_button.isEnabled()
+    with qtbot.waitSignal(panel.replay_requested, timeout=1000) as replayed:
+        panel.replay_button.click()
+    assert replayed.args == ["run_b"]
     with qtbot.waitSignal(panel.receipts_requested, timeout=1000) as opened:
         panel.receipts_button.click()
     assert opened.args == ["run_b", "/tmp/runs/run_b"]
@@ -149,6 +152,7 @@ def test_history_lists_runs_and_routes_intents(qtbot: QtBot) -> None:
     assert resumed.args == ["run_a"]
     panel.set_busy(True, "run_c")
     assert not panel.resume_button.isEnabled()
+    assert not panel.replay_button.isEnabled()
 
 
 def test_live_view_shows_action_screenshot_and_budget(qtbot: QtBot, tmp_path: Path) -> None:
