@@ -12,11 +12,11 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
-import qasync
 from PySide6.QtWidgets import QApplication
 
 from executor.service import AgentCore
 from ui.controller import RunController
+from ui.event_loop import new_event_loop
 from ui.examples import EXAMPLE_TASKS, ExampleTask
 from ui.main_window import MainWindow
 
@@ -32,7 +32,7 @@ def run_gui(
     app = existing if isinstance(existing, QApplication) else QApplication(sys.argv[:1])
     app.setApplicationName("Waypost")
     app.setQuitOnLastWindowClosed(False)  # the loop ends when main() returns, not before
-    loop = qasync.QEventLoop(app)
+    loop = new_event_loop(app)
     asyncio.set_event_loop(loop)
     with loop:
         loop.run_until_complete(_main(core, settings_values, on_settings_saved, examples))

@@ -9,7 +9,6 @@ the receipts chain and the event stream. None means "nobody can answer now": the
 
 from __future__ import annotations
 
-import asyncio
 from pathlib import Path
 from typing import Any
 
@@ -134,7 +133,7 @@ class ActionGateAsker:
         if approval is None:
             await record_gate(self.resources, decision, "pending", "nobody yet")
             return None
-        await asyncio.to_thread(self.store.record_approval, approval)
+        await self.store.call(self.store.record_approval, approval)
         self.approvals.add(approval)
         await record_gate(
             self.resources, decision, "approved" if approval.approved else "declined", approval.decided_by
@@ -156,7 +155,7 @@ class ActionGateAsker:
             error_code="awaiting_confirmation",
         )
         budget = self.budget.state() if self.budget is not None else BudgetStateV1()
-        await asyncio.to_thread(
+        await self.store.call(
             self.store.save_step,
             self.run_id,
             step_run,
@@ -164,4 +163,4 @@ class ActionGateAsker:
             budget=budget,
             last_url=self.last_url,
         )
-        return await asyncio.to_thread(self.store.save_checkpoint, self.run_id, pending)
+        return await self.store.call(self.store.save_checkpoint, self.run_id, pending)

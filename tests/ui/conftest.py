@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import qasync
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QUrl, SignalInstance
 from PySide6.QtGui import QColor, QImage, QImageWriter
 from PySide6.QtWidgets import QApplication, QTableWidget
@@ -24,6 +23,7 @@ from planner.models import ExecutionPlan
 from receipts import Capture, JsonlRecorder, RunFolder
 from tests.support.fake_tools import FakeTool, fake_toolbox
 from ui.controller import RunController
+from ui.event_loop import new_event_loop
 from ui.main_window import MainWindow
 
 
@@ -32,7 +32,7 @@ def _qasync_loop() -> asyncio.AbstractEventLoop:
     app = existing if isinstance(existing, QApplication) else QApplication([])
     # As in app/gui.py: closing a window must not quit the app under a pending run_until_complete.
     app.setQuitOnLastWindowClosed(False)
-    return qasync.QEventLoop(app)  # type: ignore[no-any-return]
+    return new_event_loop(app)  # type: ignore[no-any-return]
 
 
 def pytest_asyncio_loop_factories(
