@@ -133,7 +133,7 @@ class ActionGateAsker:
         if approval is None:
             await record_gate(self.resources, decision, "pending", "nobody yet")
             return None
-        await self.store.call(self.store.record_approval, approval)
+        self.store.record_approval(approval)
         self.approvals.add(approval)
         await record_gate(
             self.resources, decision, "approved" if approval.approved else "declined", approval.decided_by
@@ -155,12 +155,11 @@ class ActionGateAsker:
             error_code="awaiting_confirmation",
         )
         budget = self.budget.state() if self.budget is not None else BudgetStateV1()
-        await self.store.call(
-            self.store.save_step,
+        self.store.save_step(
             self.run_id,
             step_run,
             new_evidence=[],
             budget=budget,
             last_url=self.last_url,
         )
-        return await self.store.call(self.store.save_checkpoint, self.run_id, pending)
+        return self.store.save_checkpoint(self.run_id, pending)

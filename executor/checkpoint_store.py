@@ -13,19 +13,16 @@ steps, which the conductor then re-runs. Checkpoints, approvals and finished run
 
 from __future__ import annotations
 
-import asyncio
-import functools
 import json
 import re
 import sqlite3
 import threading
-from collections.abc import Callable, Iterator
-from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 from types import TracebackType
-from typing import Any, ParamSpec, TypeVar
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
@@ -82,8 +79,6 @@ _EVIDENCE_SQL = "SELECT data FROM evidence WHERE run_id = ? ORDER BY rowid"
 _APPROVALS_SQL = "SELECT data FROM approvals WHERE run_id = ? ORDER BY rowid"
 
 M = TypeVar("M", bound=BaseModel)
-P = ParamSpec("P")
-R = TypeVar("R")
 
 
 class CheckpointStoreError(Exception):
@@ -125,9 +120,9 @@ def _now() -> str:
 class CheckpointStore:
     """SQLite-backed run store; every call is one short transaction.
 
-    Safe to call from several threads: the conductor writes from a worker thread (a commit that
-    syncs to disk must not stall the event loop the window runs on) while the window reads its
-    history on the loop's thread. One re-entrant lock serialises use of the one connection.
+    Safe to call from several threads (one re-entrant lock serialises the one connection), though
+    the conductor calls it on the event loop's thread: worker threads completing futures into a
+    qasync loop crashed the Qt test process, so writes stay short instead of moving off the loop.
     """
 
     def __init__(self, path: str | Path) -> None:
@@ -140,7 +135,6 @@ class CheckpointStore:
                 self.path, timeout=5.0, isolation_level=None, check_same_thread=False
             )
             self._lock = threading.RLock()
-            self._writer = ThreadPoolExecutor(max_workers=1, thread_name_prefix="waypost-store")
             self._conn.row_factory = sqlite3.Row
         except (OSError, sqlite3.Error) as exc:
             raise CheckpointStoreError(f"cannot open checkpoint store {self.path}: {exc}") from exc
@@ -418,19 +412,8 @@ class CheckpointStore:
 
     # --- lifetime ----------------------------------------------------------------------------------
 
-    async def call(self, method: Callable[P, R], /, *args: P.args, **kwargs: P.kwargs) -> R:
-        """Runs a store method on the store's own writer thread, in call order, and awaits it.
-
-        A commit that syncs to disk can take hundreds of milliseconds on a busy machine; on the event
-        loop that is a frozen window. A plain thread (not the loop's default executor, which under
-        qasync is a pool of QThreads) keeps Qt out of it.
-        """
-        loop = asyncio.get_running_loop()
-        return await loop.run_in_executor(self._writer, functools.partial(method, *args, **kwargs))
-
     def close(self) -> None:
         """Closes the connection; calling it twice is harmless."""
-        self._writer.shutdown(wait=True)
         with self._lock:
             self._conn.close()
 

@@ -117,8 +117,7 @@ class RunConductor:
         state = _RunState(run_id=run_id, plan=plan, exec_mode=mode, started_at=utc_now(), run_dir=run_dir)
         with bind_log_context(trace_id=plan.trace_id, run_id=run_id):
             task = plan.task.user_query if plan.task else ""
-            await self.store.call(
-                self.store.start_run,
+            self.store.start_run(
                 run_id=run_id,
                 plan=plan,
                 exec_mode=str(mode),
@@ -150,7 +149,7 @@ class RunConductor:
                 await resources.close(
                     str(bundle.run_status), bundle.reason, {"task": task, "plan": plan, "bundle": bundle}
                 )
-            await self.store.call(self.store.finish_run, run_id, bundle)
+            self.store.finish_run(run_id, bundle)
             self.events.publish(RunFinished(run_id=run_id, bundle=bundle))
             log.info("run finished", extra={"run_status": str(bundle.run_status), "reason": bundle.reason})
             return bundle
@@ -230,7 +229,7 @@ class RunConductor:
             )
 
         async def pause(status: RunStatus, reason: str, pending: PendingUserInput | None) -> RunBundleV1:
-            ref = await self.store.call(self.store.save_checkpoint, state.run_id, pending)
+            ref = self.store.save_checkpoint(state.run_id, pending)
             if pending is not None:
                 pending = pending.model_copy(update={"checkpoint_ref": ref})
             return finish(status, reason, pending=pending, checkpoint_ref=ref)
@@ -246,7 +245,7 @@ class RunConductor:
                     break
                 decision, approval = gatekeeper.decide(step, approvals)
                 if approval is not None and approval.decided_by == "confirmed_gates":
-                    await self.store.call(self.store.record_approval, approval)
+                    self.store.record_approval(approval)
                     await record_gate(state.resources, decision, "approved", approval.decided_by)
                 if decision.decision is GateVerdict.NEED_CONFIRM:
                     approval, pending = await self._ask(state, step, decision, broker)
@@ -329,7 +328,7 @@ class RunConductor:
         except BudgetExceeded as exc:
             return await pause(RunStatus.ABORTED_BUDGET, exc.what, None)
         except asyncio.CancelledError:
-            await self.store.call(self.store.save_checkpoint, state.run_id, None)
+            self.store.save_checkpoint(state.run_id, None)
             raise
         return self._final(state, ledger, finish)
 
@@ -338,7 +337,7 @@ class RunConductor:
     ) -> tuple[Approval | None, PendingUserInput]:
         """Checkpoints first, so a run waiting for a person survives the app being closed."""
         pending = HumanConfirmBroker.pending(decision, step, None)
-        ref = await self.store.call(self.store.save_checkpoint, state.run_id, pending)
+        ref = self.store.save_checkpoint(state.run_id, pending)
         pending = pending.model_copy(update={"checkpoint_ref": ref})
         self.events.publish(GatePending(run_id=state.run_id, decision=decision, pending=pending))
         request = ConfirmRequest(
@@ -356,7 +355,7 @@ class RunConductor:
         if approval is None:
             await record_gate(state.resources, decision, "pending", "nobody yet")
         else:
-            await self.store.call(self.store.record_approval, approval)
+            self.store.record_approval(approval)
             if approval.approved:  # a decline is recorded where the run ends BLOCKED_POLICY
                 await record_gate(state.resources, decision, "approved", approval.decided_by)
             self.events.publish(
@@ -415,8 +414,7 @@ class RunConductor:
                 state.act_actions.extend(step_run.actions)
             state.last_url = step_run.outputs.get("final_url", state.last_url)
             used = budget.state()
-            await self.store.call(
-                self.store.save_step,
+            self.store.save_step(
                 state.run_id,
                 step_run,
                 new_evidence=added,
@@ -451,8 +449,7 @@ class RunConductor:
         )
         state.step_runs[step.step_id] = step_run
         state.outputs[step.step_id] = step_run.outputs
-        await self.store.call(
-            self.store.save_step,
+        self.store.save_step(
             state.run_id,
             step_run,
             new_evidence=[],
@@ -466,8 +463,7 @@ class RunConductor:
         for resolved in scheduler.take_resolved():
             step_run = resolved.as_step_run()
             state.step_runs[step_run.step_id] = step_run
-            await self.store.call(
-                self.store.save_step,
+            self.store.save_step(
                 state.run_id,
                 step_run,
                 new_evidence=[],
