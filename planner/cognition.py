@@ -233,7 +233,9 @@ def rule_decide(
             question=f"I cannot find fields for {', '.join(missing)} on {observation.url}.",
             rationale="no payload key matched any field",
         )
-    summary = f"filled {len(chosen)} field(s)" + (f"; not found: {', '.join(missing)}" if missing else "")
+    # What happened, from the history: the last decision's matches say nothing about earlier inputs.
+    done = sum(1 for h in history if h.status == "ok" and h.action.get("kind") in ("fill", "select", "check"))
+    summary = f"filled {done} field(s)" + (f"; not found: {', '.join(missing)}" if missing else "")
     return CognitionDecision(
         decision="answer",
         confidence=round(confidence, 3),

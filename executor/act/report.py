@@ -39,7 +39,7 @@ def _shown(fact: Mapping[str, Any], redactor: Redactor | None) -> str:
     sensitive = "{{secret:" in text
     if redactor is not None:
         sensitive = sensitive or redactor.is_sensitive(_label(fact)) or redactor.is_sensitive_target(target)
-        text = redactor.text(text)
+        sensitive = sensitive or redactor.text(text) != text
     shown = REDACTED if sensitive else f'"{text}"'
     return f"{shown} (selected)" if kind == "select" else shown
 

@@ -1,7 +1,11 @@
 """SUMMARIZE, COMPARE_SOURCES and COMPUTE as Tools: they read the run's evidence and data, never pages.
 
 Their text goes out as `summary` / `answer`, which the final answer collects; citations are the
-run's evidence numbers, checked against ctx.evidence before they are written.
+run's evidence numbers, checked against ctx.evidence before they are written. COMPUTE's tasks:
+score_and_prepare_payload (the default: the task's stated need first, then the rules; candidates are
+the packages of the page the task names), synthesize_answer (a comparison from the records) and
+compare_state_with_sources / explain_state (the state an ACT step read, explained from the sources;
+executor/research/answers.py).
 """
 
 from __future__ import annotations
@@ -143,8 +147,8 @@ class ComputeTool:
             if records:
                 text = answers.comparison(records, _pool(ctx), ctx.evidence)
                 used = sorted({int(n) for n in re.findall(r"\[(\d+)\]", text)})
-                found: dict[str, Any] = {"summary": text, "citations": used, "method": "records",
-                           "question": question_of(args, ctx)}  # fmt: skip
+                question = question_of(args, ctx)
+                found = {"summary": text, "citations": used, "method": "records", "question": question}
                 return ToolOutput(outputs={**found, "answer": text, "artifacts_ref": []})
             out = await self.summarizer(args, ctx)
             return ToolOutput(outputs={**out.outputs, "answer": out.outputs["summary"], "artifacts_ref": []})
@@ -182,7 +186,9 @@ class ComputeTool:
         outputs["payload"] = scoring.build_payload(
             best.record, rules.get("payload"), rules.get("payload_map")
         )
-        outputs["answer"] = _explain(best, decision, ctx, need=need, backing=backing, others=others)
+        outputs["answer"] = _explain(
+            best, decision, ctx, phrase=need_phrase(question), backing=backing, others=others
+        )
         return ToolOutput(outputs=outputs)
 
 
@@ -264,14 +270,13 @@ def _explain(
     decision: scoring.Decision,
     ctx: ToolContext,
     *,
-    need: list[str] | None = None,
+    phrase: str | None = None,
     backing: Mapping[int, list[Sentence]] | None = None,
     others: list[dict[str, Any]] | None = None,
 ) -> str:
     said = (backing or {}).get(id(best), [])
     why = "; ".join(best.reasons) or "it meets every constraint"
-    phrase = need_phrase(question_of({}, ctx)) if said else None
-    head = f"Recommended {phrase}" if phrase else "Recommended"
+    head = f"Recommended {phrase}" if phrase and said else "Recommended"
     text = f"{head}: {best.record.get('name')} at {_price(best.record)}{_cite(best.record, ctx)}"
     if said:
         text += ". Why: " + " ".join(cite(s) for s in said[:2])

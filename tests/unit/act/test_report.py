@@ -1,0 +1,46 @@
+"""An ACT step's answer says what happened: inputs counted from the history, values redacted where
+sensitive, and that the form was not submitted while submit is blocked."""
+
+from __future__ import annotations
+
+from executor.act.progress import StepProgress
+from executor.act.report import describe, state_outputs
+from receipts.redaction import Redactor
+
+
+def progress() -> StepProgress:
+    kinds = [("fill", "Email", "a@b.co"), ("fill", "Password", "hunter22"), ("select", "Package", "Pro")]
+    return StepProgress(
+        url="http://site/signup",
+        history=[{"action": {"kind": k, "value": v}, "status": "ok"} for k, _, v in kinds]
+        + [{"action": {"kind": "click"}, "status": "ok"}],
+        facts=[{"kind": k, "label": label, "value": v, "target": {"label": label}} for k, label, v in kinds],
+    )
+
+
+def test_inputs_are_listed_redacted_and_not_submitted() -> None:
+    text = describe(
+        progress(), goal_summary="filled 1 field(s)", submit_blocked=True,
+        blocked_actions=["submit"], redactor=Redactor(),
+    )  # fmt: skip
+    assert text.startswith("Prefilled 3 field(s) on http://site/signup: ")
+    assert 'Email = "a@b.co"; Password = [REDACTED]; Package = "Pro" (selected).' in text
+    assert "hunter22" not in text
+    assert "The form was NOT submitted" in text
+
+
+def test_declared_secrets_and_missing_fields() -> None:
+    p = progress()
+    text = describe(p, goal_summary="filled 2 field(s); not found: phone", submit_blocked=False,
+                    redactor=Redactor(["a@b.co"]))  # fmt: skip
+    assert "a@b.co" not in text and "NOT submitted" not in text
+    assert text.endswith("No field found for: phone.")
+
+
+def test_a_read_state_step_hands_its_text_on() -> None:
+    p = StepProgress(url="http://site/account", extracted=["Current plan\tPro"])
+    assert state_outputs(p) == {"state_text": "Current plan\tPro", "state_url": "http://site/account"}
+    assert describe(p, goal_summary="state read", submit_blocked=True) == (
+        "Read the current state of http://site/account."
+    )
+    assert state_outputs(StepProgress()) == {}
