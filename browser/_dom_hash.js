@@ -1,5 +1,7 @@
 // Serialises one frame's DOM in the normalised form that browser/dom_hash.py documents.
-() => {
+// With a CSS selector as argument it also reports, from the same pass, the document title and
+// whether any element in the document or an open shadow root matches that selector.
+(maskSelector) => {
   const DROP_TAGS = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "LINK", "META"]);
   const VOLATILE = /^(data-wp-|data-waypost-|nonce$|integrity$|value$|checked$|selected$)/;
   const esc = (s) => s.replace(/[\\<>"=\n]/g, (c) => "\\" + c);
@@ -7,6 +9,7 @@
     (el.type || "").toLowerCase() === "password" || el.hasAttribute("data-sensitive") ||
     el.hasAttribute("data-waypost-sensitive") || /^cc-/.test((el.getAttribute("autocomplete") || "").toLowerCase());
   const out = [];
+  const roots = [document];
   const ser = (node) => {
     for (const child of node.childNodes) {
       if (child.nodeType === Node.TEXT_NODE) {
@@ -29,11 +32,19 @@
         open += " :selected=" + el.selected;
       }
       out.push(open + ">");
-      if (el.shadowRoot) { out.push("<#shadow>"); ser(el.shadowRoot); out.push("</#shadow>"); }
+      if (el.shadowRoot) {
+        roots.push(el.shadowRoot);
+        out.push("<#shadow>"); ser(el.shadowRoot); out.push("</#shadow>");
+      }
       if (tag !== "TEXTAREA") ser(el);
       out.push("</>");
     }
   };
   ser(document);
-  return out.join("");
+  if (typeof maskSelector !== "string") return out.join("");
+  return {
+    dom: out.join(""),
+    title: document.title,
+    sensitive: roots.some((root) => root.querySelector(maskSelector) !== null),
+  };
 }

@@ -41,6 +41,7 @@ SENSITIVE_MARK = "data-waypost-sensitive"
 _IS_SENSITIVE = """e => (e.type || "").toLowerCase() === "password" || e.hasAttribute("data-sensitive")
   || e.hasAttribute("data-waypost-sensitive")
   || /^cc-/.test((e.getAttribute("autocomplete") || "").toLowerCase())"""
+_OPTIONS = "e => Array.from(e.options || []).map(o => ({value: o.value, label: (o.label || o.text).trim()}))"
 _TABLE_ROWS = """e => {
   const t = e.tagName === "TABLE" ? e : (e.closest("table") || e.querySelector("table"));
   if (!t) return null;
@@ -95,10 +96,9 @@ async def select(session: BrowserSession, action: SelectAction, limit_ms: float)
     found = await _locate(session, action.target, limit_ms, "select")
     if not found.ok or found.locator is None:
         return _miss("select", found)
-    options: list[dict[str, str]] = await found.locator.evaluate(
-        "e => Array.from(e.options || []).map(o => ({value: o.value, label: (o.label || o.text).trim()}))",
-        None,
-    )
+    options: list[dict[str, str]] | None = found.info.get("options")  # read while resolving
+    if options is None:  # not a <select> (a listbox role, say): ask the element itself
+        options = await found.locator.evaluate(_OPTIONS, None)
     if not options:
         return ActionOutcome(
             kind="select", status=OutcomeStatus.ERROR, message="not a <select>", resolved=found.resolved

@@ -8,6 +8,7 @@ every message and value that comes back.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -58,17 +59,21 @@ async def perform(session: BrowserSession, action: Action) -> ActionOutcome:
             )
         except Error as exc:
             outcome = ActionOutcome(kind=action.kind, status=OutcomeStatus.ERROR, message=_first_line(exc))
-    outcome = await _apply_guards(session, outcome, guard_mark)
-    return await _finish(session, outcome, started)
+    # Both read the page as the action left it and neither changes it: one round trip for the two.
+    attempts, title = await asyncio.gather(_drain(session), _title(session))
+    outcome = _apply_guards(session, outcome, guard_mark, attempts)
+    return _finish(session, outcome, started, title)
 
 
-async def _apply_guards(session: BrowserSession, outcome: ActionOutcome, mark: int) -> ActionOutcome:
+def _apply_guards(
+    session: BrowserSession, outcome: ActionOutcome, mark: int, attempts: list[str]
+) -> ActionOutcome:
     """An action during which a guard refused a submission or a page load is reported as blocked.
 
     A refused subresource (a third-party image, say) is recorded in guard_events but does not turn
     an otherwise successful action into a blocked one.
     """
-    reasons = [f"submit blocked ({a})" for a in await _drain(session)]
+    reasons = [f"submit blocked ({a})" for a in attempts]
     reasons += [e.detail for e in session.guard_events[mark:] if e.kind == "submit" or e.navigation]
     if not reasons or outcome.status is OutcomeStatus.BLOCKED:
         return outcome
@@ -81,14 +86,19 @@ async def _drain(session: BrowserSession) -> list[str]:
     return await drain_attempts(session.page)
 
 
-async def _finish(session: BrowserSession, outcome: ActionOutcome, started: float) -> ActionOutcome:
-    url = title = None
-    if session.tabs:
-        url = session.page.url
-        try:
-            title = await session.page.title()
-        except Error:
-            title = None  # navigating right now; the URL is still worth reporting
+async def _title(session: BrowserSession) -> str | None:
+    if not session.tabs:
+        return None
+    try:
+        return await session.page.title()
+    except Error:
+        return None  # navigating right now; the URL is still worth reporting
+
+
+def _finish(
+    session: BrowserSession, outcome: ActionOutcome, started: float, title: str | None
+) -> ActionOutcome:
+    url = session.page.url if session.tabs else None
     finished = outcome.model_copy(
         update={
             "url_after": url,

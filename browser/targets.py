@@ -4,11 +4,13 @@ Order: the element index from the last observation; else Playwright's own exact 
 (role+name, label, text, placeholder, selector) over every frame; else its case-insensitive
 substring form; else fuzzy matching over a fresh scan of the page (browser/matching.py). Several
 equal matches are ambiguous (matches fit for the action, then visible ones, narrow them first);
-none gives the closest names on the page. Each try costs one page round trip per frame.
+none gives the closest names on the page. Each try costs one page round trip, all frames at once;
+a target that Playwright's exact locator finds once (the usual case) costs that single try.
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import dataclass, field
 from typing import Any
@@ -34,6 +36,8 @@ _DESCRIBE_ALL = """els => els.map(e => {
     tag, type, id: e.id || null, name: e.getAttribute("name"), role: e.getAttribute("role"),
     idx: e.getAttribute("data-wp-idx"), text: (text || "").replace(/\\s+/g, " ").trim().slice(0, 60),
     visible,
+    options: tag === "select"
+      ? Array.from(e.options).map(o => ({value: o.value, label: (o.label || o.text).trim()})) : null,
   };
 })"""
 
@@ -47,6 +51,7 @@ class Resolution:
     resolved: ResolvedTarget | None = None
     message: str = ""
     candidates: list[str] = field(default_factory=list)
+    info: dict[str, Any] = field(default_factory=dict)  # what _DESCRIBE_ALL said of the element
 
     @property
     def ok(self) -> bool:
@@ -103,15 +108,24 @@ def _label(info: Info) -> str:
     return f'{info["tag"]}{where} "{info["text"]}"{index}'
 
 
+def _found(match: _Match, how: str, score: float = 1.0) -> Resolution:
+    return Resolution(OutcomeStatus.OK, match.locator, _resolved(match, how, score), info=match.info)
+
+
 async def _all(page: Page, make: Any, frames: list[Frame] | None = None) -> list[_Match]:
-    """Every element `make(frame)` finds in any frame, with its description, in one trip a frame."""
+    """Every element `make(frame)` finds in any frame, with its description: the frames are asked
+    at once (one round trip for the page, not one per frame) and answer in `page.frames` order."""
+    scope = page.frames if frames is None else frames
+    locators: list[Locator] = [make(frame) for frame in scope]
+    answers = await asyncio.gather(
+        *(loc.evaluate_all(_DESCRIBE_ALL) for loc in locators), return_exceptions=True
+    )
     found: list[_Match] = []
-    for frame in page.frames if frames is None else frames:
-        loc: Locator = make(frame)
-        try:
-            infos: list[Info] = await loc.evaluate_all(_DESCRIBE_ALL)
-        except Error:
+    for frame, loc, infos in zip(scope, locators, answers, strict=True):
+        if isinstance(infos, Error):
             continue  # a detached frame or a selector this frame cannot parse
+        if isinstance(infos, BaseException):
+            raise infos  # not a page problem (cancellation, a bug): never swallowed
         found.extend(_Match(frame, loc.nth(i), info) for i, info in enumerate(infos))
     return found
 
@@ -147,12 +161,9 @@ async def _fuzzy(page: Page, target: Target, purpose: Purpose | None) -> Resolut
     if result.matched:
         element = result.best[0]
         frame = next(s.frame for s in scans if element in s.elements)
-        found = await _all(
-            page, lambda f: f.locator(f'[{SCAN_ATTR}="{element.index}"]') if f == frame else None
-        )
+        found = await _all(page, lambda f: f.locator(f'[{SCAN_ATTR}="{element.index}"]'), [frame])
         if len(found) == 1:
-            how = f"near match {element.name!r} for {target.describe()}"
-            return Resolution(OutcomeStatus.OK, found[0].locator, _resolved(found[0], how, result.score))
+            return _found(found[0], f"near match {element.name!r} for {target.describe()}", result.score)
     if result.ambiguous:
         return Resolution(
             OutcomeStatus.AMBIGUOUS,
@@ -176,7 +187,7 @@ async def resolve(
     if target.index is not None:
         found = await _all(page, lambda f: native_locator(f, target, True))
         if len(found) == 1:
-            return Resolution(OutcomeStatus.OK, found[0].locator, _resolved(found[0], target.describe()))
+            return _found(found[0], target.describe())
         message = f"no element with index {target.index}; observe the page again"
         return Resolution(OutcomeStatus.NOT_FOUND, message=message)
     fuzzy: Resolution | None = None
@@ -184,8 +195,9 @@ async def resolve(
         for exact in (True, False) if target.selector is None else (True,):
             found = _narrow(await _all(page, lambda f, e=exact: native_locator(f, target, e)), purpose)
             if len(found) == 1:
-                how = target.describe() if exact else f"loose match for {target.describe()}"
-                return Resolution(OutcomeStatus.OK, found[0].locator, _resolved(found[0], how))
+                return _found(
+                    found[0], target.describe() if exact else f"loose match for {target.describe()}"
+                )
             if len(found) > 1:
                 return Resolution(
                     OutcomeStatus.AMBIGUOUS,

@@ -2,7 +2,7 @@
 
 RUNS_DIR/RUN_ID/
     run.json          run bundle, plan, settings digest and the receipt summary
-    receipts.jsonl    one chained record a line, appended and fsynced as it happens
+    receipts.jsonl    one chained record a line, appended as it happens, fsynced right behind
     shots/*.png       screenshots (already masked by the browser layer)
     snapshots/*.json  state snapshots (redacted)
     trace.zip         optional Playwright trace (redacted)

@@ -1,9 +1,17 @@
 """The recorder: appends chained records to receipts.jsonl as a run happens.
 
-Each record is one line written with a single write and fsynced before the call returns, so a
-crash leaves every earlier record readable and verifiable. Screenshots and snapshots are written
-(atomically) before the record that vouches for them. One asyncio task writes at a time; disk work
-runs in a worker thread so the event loop (and the Qt window on it) never waits on fsync.
+Each record is one line written with a single write before the call returns, so a killed process
+leaves every record it reported readable and verifiable. Screenshots and snapshots are written
+(atomically, and fsynced) in the same worker-thread job, just before the record that vouches for
+them, so a record never reaches the disk before its files. One asyncio task writes at a time; disk
+work runs in a worker thread so the event loop (and the Qt window on it) never waits on the disk.
+
+Durability against power loss: the fsync of the record's line (and of the folders the files were
+renamed into) runs in an owned background task while the run goes on to its next action, instead
+of blocking the call; the next record is written only after that fsync has finished (a failed one
+is raised there), and finish() and aclose() wait for it. So at most the last record is not yet on
+disk at any moment (a cut last line is what resume already repairs), and the action is not held up
+by the disk.
 """
 
 from __future__ import annotations
@@ -14,6 +22,7 @@ import hashlib
 import json
 import os
 import re
+import sys
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -87,6 +96,7 @@ class JsonlRecorder:
         self._started_at: datetime | None = None
         self._last_after: PageState | None = None
         self._closed = False
+        self._syncing: asyncio.Task[None] | None = None  # fsync of the last record, if still running
 
     @classmethod
     async def open(
@@ -145,20 +155,45 @@ class JsonlRecorder:
             view = memoryview(line)
             while view:  # a regular file rarely takes less than all, but it may
                 view = view[os.write(self._fd, view) :]
-            if self._fsync:
-                os.fsync(self._fd)
         except OSError:
             os.ftruncate(self._fd, start)  # never leave half a record for the next one to follow
             raise
 
-    def _store(self, ref: str, data: bytes) -> FileRef:
-        write_atomic(self.folder.resolve(ref), data, fsync=self._fsync)
+    def _write(self, files: Sequence[tuple[Path, bytes]], line: bytes) -> None:
+        """Blocking (worker thread): the files a record vouches for, then the record's line."""
+        for path, data in files:
+            write_atomic(path, data, fsync=self._fsync)
+        self._write_line(line)
+
+    def _sync(self, folders: set[Path]) -> None:
+        """Blocking (worker thread): puts receipts.jsonl and the folders' new entries on disk."""
+        if sys.platform != "win32":  # a folder cannot be opened for fsync on Windows
+            for folder in folders:
+                fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+                try:
+                    os.fsync(fd)  # the renames that put the files in place
+                finally:
+                    os.close(fd)
+        if self._fd is not None:
+            os.fsync(self._fd)
+
+    async def _settle(self) -> None:
+        """Waits for the last record's fsync; an error it met (a failing disk) is raised here."""
+        task, self._syncing = self._syncing, None
+        if task is not None:
+            await task
+
+    def _file(self, ref: str, data: bytes, files: list[tuple[Path, bytes]]) -> FileRef:
+        """The ref a record carries for `data`, queued in `files` to be written with the record."""
+        files.append((self.folder.resolve(ref), data))
         return FileRef(path=ref, sha256=hashlib.sha256(data).hexdigest())
 
-    async def _append(self, data: dict[str, Any]) -> Record:
-        """Seals and writes one record; the caller holds the lock and has redacted the fields."""
+    async def _append(self, data: dict[str, Any], files: Sequence[tuple[Path, bytes]] = ()) -> Record:
+        """Seals and writes one record after the files it vouches for; the caller holds the lock
+        and has redacted the fields. The previous record is on disk before this one is written."""
         if self._closed:
             raise RecorderClosedError(f"recorder of {self.run_id} is finished or closed")
+        await self._settle()
         data.update(seq=self._seq + 1, run_id=self.run_id, prev_hash=self._head)
         record = seal(data)
         line = encode_line(record)
@@ -166,9 +201,12 @@ class JsonlRecorder:
             # A field slipped past the per-field redaction: scrub the whole record, then reseal.
             record = seal(self.redactor.json(record.model_dump(mode="json")))
             line = encode_line(record)
-        await asyncio.to_thread(self._write_line, line)
+        await asyncio.to_thread(self._write, files, line)
         self._seq, self._head = record.seq, record.hash
         self._started_at = self._started_at or record.time
+        if self._fsync:
+            folders = {path.parent for path, _ in files}
+            self._syncing = asyncio.create_task(asyncio.to_thread(self._sync, folders))
         return record
 
     async def _add(self, data: dict[str, Any], kind: type[_R]) -> _R:
@@ -239,13 +277,16 @@ class JsonlRecorder:
         async with self._lock:
             seq = self._seq + 1
             reuse = before is not None and not self.needs_before_shot(before.url, before.dom_hash)
-            jobs: dict[str, tuple[str, bytes]] = {}
+            files: list[tuple[Path, bytes]] = []
+            refs: dict[str, FileRef] = {}
             if before is not None and before.screenshot is not None and not reuse:
-                jobs["before"] = (self.folder.shot_ref(f"{seq:06d}-before.png"), before.screenshot)
+                refs["before"] = self._file(
+                    self.folder.shot_ref(f"{seq:06d}-before.png"), before.screenshot, files
+                )
             if after is not None and after.screenshot is not None:
-                jobs["after"] = (self.folder.shot_ref(f"{seq:06d}-after.png"), after.screenshot)
-            stored = await asyncio.gather(*(asyncio.to_thread(self._store, *j) for j in jobs.values()))
-            refs = dict(zip(jobs, stored, strict=True))
+                refs["after"] = self._file(
+                    self.folder.shot_ref(f"{seq:06d}-after.png"), after.screenshot, files
+                )
             before_shot = self._last_after.shot if reuse and self._last_after else refs.get("before")
             after_state = self._state(after, refs.get("after"))
             text = self.redactor.text
@@ -265,7 +306,7 @@ class JsonlRecorder:
                 "duration_ms": max(duration_ms, 0.0),
                 "gate": gate,
             }
-            record = _expect(await self._append(data), ActionRecord)
+            record = _expect(await self._append(data, files), ActionRecord)
             self._actions += 1
             self._last_after = after_state if after is not None else None
             return record
@@ -358,10 +399,10 @@ class JsonlRecorder:
         body = json.dumps(clean.model_dump(mode="json"), indent=2, ensure_ascii=False).encode("utf-8")
         async with self._lock:
             slug = _SLUG.sub("-", clean.label).strip("-")[:40] or "state"
-            ref = self.folder.snapshot_ref(f"{self._seq + 1:06d}-{slug}.json")
-            file = await asyncio.to_thread(self._store, ref, body)
+            files: list[tuple[Path, bytes]] = []
+            file = self._file(self.folder.snapshot_ref(f"{self._seq + 1:06d}-{slug}.json"), body, files)
             data = {"kind": "snapshot", "step_id": snapshot.step_id, "label": clean.label, "file": file}
-            record = await self._append(data)
+            record = await self._append(data, files)
         return _expect(record, SnapshotRecord)
 
     async def write_run_meta(self, meta: Mapping[str, Any]) -> None:
@@ -383,9 +424,10 @@ class JsonlRecorder:
         then closes. A paused run finishes too; resuming opens a new recorder on the same folder."""
         async with self._lock:
             shot = None
+            files: list[tuple[Path, bytes]] = []
             if final_state is not None and final_state.screenshot is not None:
                 ref = self.folder.shot_ref(f"{self._seq + 1:06d}-final.png")
-                shot = await asyncio.to_thread(self._store, ref, final_state.screenshot)
+                shot = self._file(ref, final_state.screenshot, files)
             artifacts = []
             if self.folder.trace.is_file():
                 await asyncio.to_thread(redact_zip, self.folder.trace, self.redactor)
@@ -399,7 +441,8 @@ class JsonlRecorder:
                 "final_state": final,
                 "artifacts": artifacts,
             }
-            record = await self._append(data)
+            record = await self._append(data, files)
+            await self._settle()  # the run is finished only once every record is on disk
             receipt = Receipt(
                 run_id=self.run_id,
                 run_dir=str(self.folder.root),
@@ -423,4 +466,7 @@ class JsonlRecorder:
 
     async def aclose(self) -> None:
         async with self._lock:
-            self._close_fd()
+            try:
+                await self._settle()
+            finally:
+                self._close_fd()

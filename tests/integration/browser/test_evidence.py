@@ -83,3 +83,45 @@ async def test_capture_can_write_the_screenshot_to_a_file(
     no_shot = await driver.capture(screenshot=False)
     assert no_shot.screenshot is None
     assert no_shot.dom_hash == capture.dom_hash
+
+
+async def test_a_capture_without_screenshot_hashes_like_dom_hash(
+    driver: PlaywrightDriver, site: FixtureSite
+) -> None:
+    for path in ("/prices.html", "/iframe.html", "/shadow.html"):
+        await act(driver, "navigate", url=site.url(path))
+        capture = await driver.capture(screenshot=False)
+        assert capture.dom_hash == await driver.dom_hash(), path
+        assert capture.title == await driver.session.page.title()
+        shot = await driver.capture()
+        assert shot.screenshot is not None and shot.screenshot.startswith(b"\x89PNG")
+
+
+@pytest.mark.parametrize(
+    ("path", "mark"),
+    [
+        ("/iframe.html", "document.getElementById('nl-email').setAttribute('data-sensitive', '')"),
+        (
+            "/shadow.html",
+            "document.querySelector('coupon-widget').shadowRoot.getElementById('code')"
+            ".setAttribute('data-sensitive', '')",
+        ),
+    ],
+    ids=["iframe", "shadow_root"],
+)
+async def test_sensitive_fields_in_frames_and_shadow_roots_are_masked(
+    driver: PlaywrightDriver, site: FixtureSite, path: str, mark: str
+) -> None:
+    page = driver.session.page
+    await act(driver, "navigate", url=site.url(path))
+    frame = page.frames[-1]  # the iframe's form, or the main frame of the shadow page
+    field = frame.locator("#nl-email, #code")
+    await frame.evaluate(mark)
+    shots, raws = [], []
+    for value in ("a@b.io", "a-much-longer-value@example.org"):
+        await field.fill(value)
+        capture = await driver.capture()
+        shots.append(capture.screenshot)
+        raws.append(await page.screenshot(animations="disabled", caret="hide"))
+    assert raws[0] != raws[1]  # unmasked, the typed text shows
+    assert shots[0] is not None and shots[0] == shots[1]

@@ -103,3 +103,15 @@ async def test_targets_inside_an_iframe_and_a_shadow_root(
     assert (await act(driver, "fill", target={"placeholder": "e.g. SAVE10"}, value="SAVE10")).ok
     assert (await act(driver, "click", target={"role": "button", "name": "Apply coupon"})).ok
     assert (await act(driver, "wait", text="Applied SAVE10")).ok
+
+
+async def test_a_near_miss_inside_an_iframe_resolves_in_that_frame(
+    driver: PlaywrightDriver, site: FixtureSite
+) -> None:
+    await act(driver, "navigate", url=site.url("/iframe.html"))
+    near = await act(driver, "fill", target={"label": "Newsleter emial"}, value="n@l.io")
+    assert near.ok, near.message
+    assert near.resolved is not None
+    assert near.resolved.frame_url == site.url("/frame_form.html")
+    assert near.resolved.score < 1
+    assert await driver.session.page.frames[1].locator("#nl-email").input_value() == "n@l.io"

@@ -211,3 +211,21 @@ async def test_sensitive_values_hidden_but_placeholders_kept(recorder: JsonlReco
 async def test_unsafe_folder_name_is_refused(tmp_path: Path) -> None:
     with pytest.raises(RunFolderError):
         await JsonlRecorder.open(tmp_path / "bad name")
+
+
+async def test_a_failed_background_fsync_is_raised_by_the_next_call(
+    run_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    rec = await JsonlRecorder.open(run_dir)
+
+    def failing_fsync(fd: int) -> None:
+        raise OSError(5, "Input/output error")
+
+    monkeypatch.setattr("receipts.recorder.os.fsync", failing_fsync)
+    await rec.record_note("written, never on disk")  # its fsync runs behind the call, and fails
+    with pytest.raises(OSError, match="Input/output"):
+        await rec.record_note("not written after a failed fsync")
+    monkeypatch.undo()
+    await rec.aclose()
+    report = verify(run_dir)
+    assert report.ok and report.records_checked == 1
