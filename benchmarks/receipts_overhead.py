@@ -2,6 +2,8 @@
 
 1. raw Playwright (locator.fill / select_option / check);
 2. raw Playwright plus one PNG screenshot per action: the floor for "a picture of every action";
+   also shown with the CDP screenshot Waypost itself uses when nothing needs masking, so the
+   receipts' own overhead is visible apart from the choice of screenshot call;
 3. Waypost: PlaywrightDriver.perform + before/after capture (DOM hash, masked screenshot, the
    previous "after" reused as "before" when the DOM is unchanged) + a hash-chained, fsynced
    ActionRecord per action.
@@ -22,6 +24,7 @@ from pathlib import Path
 from playwright.async_api import Page
 
 from app.demo.server import DemoSite
+from browser.capture import plain_screenshot
 from browser.driver import PlaywrightDriver
 from browser.models import Action, LaunchOptions, parse_action
 from receipts.layout import RunFolder
@@ -62,11 +65,15 @@ async def raw_action(page: Page, action: Action) -> None:
         await locator.set_checked(data["checked"])
 
 
-async def run_raw(driver: PlaywrightDriver, actions: list[Action], *, shots: bool) -> None:
+async def run_raw(
+    driver: PlaywrightDriver, actions: list[Action], *, shots: bool, fast: bool = False
+) -> None:
     page = driver.session.page
     for action in actions:
         await raw_action(page, action)
-        if shots:
+        if shots and fast:
+            await plain_screenshot(page)
+        elif shots:
             await page.screenshot(type="png")
 
 
@@ -91,7 +98,7 @@ async def run_waypost(driver: PlaywrightDriver, actions: list[Action], run_dir: 
 
 
 async def main(rounds: int) -> None:
-    timings: dict[str, list[float]] = {"raw": [], "raw+screenshot": [], "waypost": []}
+    timings: dict[str, list[float]] = {"raw": [], "raw+screenshot": [], "raw+cdp shot": [], "waypost": []}
     with DemoSite() as site, tempfile.TemporaryDirectory() as tmp:
         async with await PlaywrightDriver.launch(LaunchOptions()) as driver:
             await driver.perform(parse_action({"kind": "navigate", "url": site.url("/signup.html")}))
@@ -106,13 +113,18 @@ async def main(rounds: int) -> None:
                 acts, run_dir = flow_actions(r), Path(tmp) / f"run_bench_{r}"
                 await timed("raw", lambda a=acts: run_raw(driver, a, shots=False))  # type: ignore[misc]
                 await timed("raw+screenshot", lambda a=acts: run_raw(driver, a, shots=True))  # type: ignore[misc]
+                await timed("raw+cdp shot", lambda a=acts: run_raw(driver, a, shots=True, fast=True))  # type: ignore[misc]
                 await timed("waypost", lambda a=acts, d=run_dir: run_waypost(driver, a, d))  # type: ignore[misc]
     floor = statistics.median(timings["raw+screenshot"])
+    cdp_floor = statistics.median(timings["raw+cdp shot"])
     print(f"20-action flow, median of {rounds} interleaved rounds")
     for name, values in timings.items():
         med = statistics.median(values)
         per_action = med / 20 * 1000
-        print(f"  {name:<15} {med * 1000:8.0f} ms  {per_action:6.1f} ms/action  x{med / floor:.2f} of floor")
+        print(
+            f"  {name:<15} {med * 1000:8.0f} ms  {per_action:6.1f} ms/action  "
+            f"x{med / floor:.2f} of floor  x{med / cdp_floor:.2f} of the CDP-screenshot floor"
+        )
 
 
 if __name__ == "__main__":
