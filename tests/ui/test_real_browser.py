@@ -1,0 +1,98 @@
+"""The bridge on the real core with a real Chromium and the bundled demo site (flow B: prefill)."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from app.demo.flows import FLOWS
+from app.demo.server import DemoSite
+from app.settings import Settings
+from app.wiring import build_core
+from executor.events import ActionPerformed
+from executor.models import RunStatus
+from executor.service import AgentCore
+from receipts.layout import RunFolder
+from receipts.models import ActionRecord
+from receipts.report import read_records
+from tests.ui.conftest import next_emit
+from ui.controller import RunController
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def demo_site() -> Iterator[DemoSite]:
+    with DemoSite() as site:
+        yield site
+
+
+@pytest.fixture
+def real_core(demo_site: DemoSite, tmp_path: Path) -> Iterator[AgentCore]:
+    core = build_core(
+        Settings(runs_dir=tmp_path / "runs", search_url=demo_site.search_template, planner="rules")
+    )
+    yield core
+    core.store.close()
+
+
+def prefill_task(site: DemoSite) -> str:
+    (flow,) = [f for f in FLOWS if f.mode == "B"]
+    return flow.task(site.base_url)
+
+
+def fills(core: AgentCore, run_id: str) -> list[str]:
+    records = [r for _, r in read_records(RunFolder(core.run_dir(run_id)))]
+    return [str(r.value) for r in records if isinstance(r, ActionRecord) and r.action.get("kind") == "fill"]
+
+
+async def test_approving_prefills_the_form_and_submits_nothing(
+    real_core: AgentCore, demo_site: DemoSite
+) -> None:
+    controller = RunController(real_core)
+    shots: list[ActionPerformed] = []
+    controller.action_performed.connect(shots.append)
+    asked = next_emit(controller.gate_requested)
+    finished = next_emit(controller.run_finished)
+    controller.plan_and_run(prefill_task(demo_site), planner="rules")
+    (request,) = await asyncio.wait_for(asked, 60)
+    assert request.decision.blocked_actions[:1] == ["submit"]
+    controller.approve()
+    (bundle,) = await asyncio.wait_for(finished, 120)
+    await controller.wait_idle()
+    assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
+    assert fills(real_core, bundle.run_id) == ["Alice Nguyen", "alice@example.com", "Acme"]
+    assert any(e.screenshot_path for e in shots)  # the live view gets real page pictures
+    assert demo_site.posts("/signup") == 0
+
+
+async def test_denying_touches_nothing(real_core: AgentCore, demo_site: DemoSite) -> None:
+    controller = RunController(real_core)
+    asked = next_emit(controller.gate_requested)
+    finished = next_emit(controller.run_finished)
+    controller.plan_and_run(prefill_task(demo_site), planner="rules")
+    await asyncio.wait_for(asked, 60)
+    controller.deny()
+    (bundle,) = await asyncio.wait_for(finished, 60)
+    await controller.wait_idle()
+    assert bundle.run_status is RunStatus.BLOCKED_POLICY
+    assert fills(real_core, bundle.run_id) == []
+
+
+async def test_closing_at_the_gate_leaves_a_run_that_resumes(
+    real_core: AgentCore, demo_site: DemoSite
+) -> None:
+    controller = RunController(real_core)
+    asked = next_emit(controller.gate_requested)
+    controller.plan_and_run(prefill_task(demo_site), planner="rules")
+    (request,) = await asyncio.wait_for(asked, 60)
+    await asyncio.wait_for(controller.aclose(), 30)
+    (summary,) = real_core.history()
+    assert (summary.run_id, summary.status) == (request.run_id, "NEEDS_CONFIRMATION")
+    bundle = await real_core.resume(request.run_id, approve_pending=True)
+    assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
+    assert fills(real_core, bundle.run_id) == ["Alice Nguyen", "alice@example.com", "Acme"]
+    assert demo_site.posts() == 0
