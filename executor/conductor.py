@@ -186,6 +186,13 @@ class RunConductor:
             state.step_runs = dict(checkpoint.step_runs)
             state.outputs = {sid: run.outputs for sid, run in checkpoint.step_runs.items()}
             state.actions = list(checkpoint.actions_taken)
+            acting = {s.step_id for s in plan.steps if s.is_action}
+            state.act_actions = [
+                action
+                for sid, run in checkpoint.step_runs.items()
+                if sid in acting and run.status is StepStatus.SUCCESS
+                for action in run.actions
+            ]
             state.last_url = checkpoint.last_url
         budget = BudgetEnforcer(plan.budget, checkpoint.budget if checkpoint else None)
         ledger = EvidenceLedger(

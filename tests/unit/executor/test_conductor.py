@@ -472,3 +472,31 @@ def test_citations_are_per_source_page() -> None:
     answer, citations = AnswerAssembler().assemble([summary], evidence, [])
     assert [(c.number, c.source_url) for c in citations] == [(1, page), (2, other)]
     assert answer.startswith("A [1], B [2], C .")
+
+
+async def test_resumed_bundle_keeps_the_ui_actions_of_the_first_leg(harness: Harness) -> None:
+    plan = make_plan(
+        "B",
+        [
+            {"step_id": "a1", "type": "FORM_FILL"},
+            {"step_id": "a2", "type": "CLICK_NAV", "depends_on": ["a1"]},
+        ],
+    )
+    first = await harness.conductor().run(
+        plan, RuntimeCtxV1(approval_policy=ApprovalPolicy.ALL, safe_mode=True)
+    )
+    assert first.receipt is not None and first.receipt["actions"] == ["form_fill", "click"]
+    paused = await harness.conductor().run(
+        make_plan("B", [{"step_id": "a1", "type": "FORM_FILL"}, {"step_id": "a2", "type": "CLICK_NAV"}]), SAFE
+    )
+    approve_a1 = RuntimeCtxV1(
+        resume_checkpoint_ref=paused.checkpoint_ref, confirmed_gates={"gate_action": True}
+    )
+    middle = await harness.conductor().run(harness.store.load_plan(paused.run_id), approve_a1)
+    assert middle.run_status is RunStatus.NEEDS_CONFIRMATION
+    last = await harness.conductor().run(
+        harness.store.load_plan(paused.run_id),
+        RuntimeCtxV1(resume_checkpoint_ref=middle.checkpoint_ref, confirmed_gates={"gate_action": True}),
+    )
+    assert last.run_status is RunStatus.SUCCESS
+    assert last.receipt is not None and last.receipt["actions"] == ["form_fill", "click"]
