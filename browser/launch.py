@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from playwright.async_api import Browser, BrowserContext, Playwright, ViewportSize
 
-from browser.discovery import find_chromium
+from browser.discovery import ENV_VAR, find_chromium
 from browser.models import LaunchOptions
 
 BASE_ARGS = (
@@ -49,7 +49,10 @@ async def launch(pw: Playwright, options: LaunchOptions) -> Launched:
         browser = await pw.chromium.connect(options.ws_endpoint, headers=options.ws_headers or None)
         context = await browser.new_context(viewport=viewport, accept_downloads=True, service_workers="block")
         return Launched(context=context, browser=browser, remote=True)
-    exe = options.executable or str(find_chromium(bundled=pw.chromium.executable_path))
+    # An explicit executable is checked like WAYPOST_BROWSER: a wrong path is ChromiumNotFound with the
+    # install advice, not a Playwright error from deep inside the launch.
+    env = {ENV_VAR: options.executable} if options.executable else None
+    exe = str(find_chromium(bundled=pw.chromium.executable_path, env=env))
     args = chromium_args(options.extra_args)
     if options.user_data_dir:
         context = await pw.chromium.launch_persistent_context(

@@ -86,3 +86,32 @@ def test_settings_file_env_and_flags_layer(waypost_home: Path, monkeypatch: pyte
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-123")
     path = save_settings(load_settings())
     assert "sk-test-123" not in path.read_text()
+
+
+@pytest.mark.browser
+def test_doctor_checks_every_part(
+    waypost_home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+    code, out, _ = run_cli(capsys, "doctor", "--json")
+    checks = {c["name"]: c for c in json.loads(out)}
+    assert set(checks) == {"chromium", "qt", "fonts", "model", "runs_dir"}
+    assert checks["chromium"]["ok"], checks["chromium"]["detail"]
+    assert code == (0 if all(c["ok"] for c in checks.values()) else 1)
+    monkeypatch.setenv("WAYPOST_BROWSER", str(waypost_home / "no-such-chromium"))
+    code, out, _ = run_cli(capsys, "doctor", "--json")
+    bad = {c["name"]: c for c in json.loads(out)}["chromium"]
+    assert code == 1 and not bad["ok"] and "apt-get install" in bad["fix"]
+
+
+def test_receipts_show_and_export(waypost_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    plan = waypost_home / "plan.json"
+    plan.write_text(json.dumps({"mode": "B", "steps": [{"step_id": "a1", "type": "WRITE_ARTIFACT"}]}))
+    run_id = json.loads(run_cli(capsys, "run", "--plan", str(plan), "--json")[1])["run_id"]
+    code, out, _ = run_cli(capsys, "receipts", "show", run_id, "--json")
+    assert code == 0 and any(r["kind"] == "gate_decision" for r in json.loads(out))
+    code, out, _ = run_cli(capsys, "receipts", "export", run_id, "--json")
+    report = Path(json.loads(out)["report"])
+    assert code == 0 and report.read_text(encoding="utf-8").lower().startswith("<!doctype html>")
+    code, out, _ = run_cli(capsys, "receipts", "list", "--json")
+    assert code == 0 and [r["run_id"] for r in json.loads(out)] == [run_id]
