@@ -64,6 +64,47 @@ async def gate_screenshot(resources: RunResources | None, name: str) -> str | No
     return capture.screenshot_path
 
 
+async def put_question(
+    *,
+    run_id: str,
+    trace_id: str,
+    step: Step,
+    decision: GateDecisionV1,
+    pending: PendingUserInput,
+    broker: HumanConfirmBroker,
+    store: CheckpointStore,
+    events: EventSink,
+    resources: RunResources | None,
+    target: str | None = None,
+    screenshot_path: str | None = None,
+) -> Approval | None:
+    """Asks about one gate (a step's or an action's) and records the answer everywhere it belongs:
+    the run store, the receipts chain and the event stream. None: nobody can answer now."""
+    events.publish(GatePending(run_id=run_id, decision=decision, pending=pending))
+    request = ConfirmRequest(
+        run_id=run_id,
+        trace_id=trace_id,
+        decision=decision,
+        step_id=step.step_id,
+        step_name=step.name or step.type_name,
+        step_type=step.type_name,
+        step_inputs=step.inputs,
+        target=target,
+        screenshot_path=screenshot_path,
+        checkpoint_ref=pending.checkpoint_ref,
+    )
+    approval = await broker.resolve(request)
+    if approval is None:
+        await record_gate(resources, decision, "pending", "nobody yet")
+        return None
+    store.record_approval(approval)
+    await record_gate(
+        resources, decision, "approved" if approval.approved else "declined", approval.decided_by
+    )
+    events.publish(GateDecided(run_id=run_id, decision=decision, approved=approval.approved))
+    return approval
+
+
 class ActionGateAsker:
     """Implements executor.tools.ActionAsker for one step of one run."""
 
@@ -106,39 +147,28 @@ class ActionGateAsker:
             await record_gate(self.resources, decision, verdict, known.decided_by)
             return known
         pending = HumanConfirmBroker.pending(decision, self.step, None)
-        ref = None
         if (
             progress is not None
             and self.broker.policy is ApprovalPolicy.ASK
             and self.broker.handler is not None
-        ):
-            ref = await self._checkpoint(
-                decision, pending, progress
-            )  # a person may take a while, or never come
+        ):  # a person may take a while, or never come: checkpoint the progress first
+            ref = await self._checkpoint(decision, pending, progress)
             pending = pending.model_copy(update={"checkpoint_ref": ref})
-        self.events.publish(GatePending(run_id=self.run_id, decision=decision, pending=pending))
-        request = ConfirmRequest(
+        approval = await put_question(
             run_id=self.run_id,
             trace_id=self.trace_id,
+            step=self.step,
             decision=decision,
-            step_id=self.step.step_id,
-            step_name=self.step.name or self.step.type_name,
-            step_type=self.step.type_name,
-            step_inputs=self.step.inputs,
+            pending=pending,
+            broker=self.broker,
+            store=self.store,
+            events=self.events,
+            resources=self.resources,
             target=target,
             screenshot_path=screenshot_path,
-            checkpoint_ref=ref,
         )
-        approval = await self.broker.resolve(request)
-        if approval is None:
-            await record_gate(self.resources, decision, "pending", "nobody yet")
-            return None
-        self.store.record_approval(approval)
-        self.approvals.add(approval)
-        await record_gate(
-            self.resources, decision, "approved" if approval.approved else "declined", approval.decided_by
-        )
-        self.events.publish(GateDecided(run_id=self.run_id, decision=decision, approved=approval.approved))
+        if approval is not None:
+            self.approvals.add(approval)
         return approval
 
     async def _checkpoint(

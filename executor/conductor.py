@@ -14,19 +14,17 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from executor.action_gates import ActionGateAsker, gate_screenshot, record_gate
+from executor.action_gates import ActionGateAsker, gate_screenshot, put_question, record_gate
 from executor.answer import AnswerAssembler
 from executor.budget import BudgetEnforcer
 from executor.checkpoint_store import CheckpointStore
-from executor.confirm import ConfirmHandler, ConfirmRequest, HumanConfirmBroker
+from executor.confirm import ConfirmHandler, HumanConfirmBroker
 from executor.dispatcher import StepDispatcher
 from executor.errors import BudgetExceeded
 from executor.events import (
     BudgetUpdated,
     EventSink,
     EvidenceAdded,
-    GateDecided,
-    GatePending,
     NullSink,
     RunFinished,
     RunStarted,
@@ -251,6 +249,7 @@ class RunConductor:
                 if step is None:
                     break
                 decision, approval = gatekeeper.decide(step, approvals)
+                answered_now = False  # put_question records a fresh answer in the receipts itself
                 if approval is not None and approval.decided_by == "confirmed_gates":
                     self.store.record_approval(approval)
                     await record_gate(state.resources, decision, "approved", approval.decided_by)
@@ -265,6 +264,7 @@ class RunConductor:
                             checkpoint_ref=pending.checkpoint_ref,
                         )
                     approvals.add(approval)
+                    answered_now = True
                     decision, _ = gatekeeper.decide(step, approvals)
                 if decision.decision is GateVerdict.DENY:
                     blocked = StepRunV1(
@@ -276,7 +276,10 @@ class RunConductor:
                         gate=decision,
                     )
                     state.step_runs[step.step_id] = blocked
-                    await record_gate(state.resources, decision, "declined", decision.decided_by or "policy")
+                    if not answered_now:
+                        await record_gate(
+                            state.resources, decision, "declined", decision.decided_by or "policy"
+                        )
                     pending = PendingUserInput(
                         kind="BLOCKED",
                         message=f"gate {decision.gate_id} {decision.reason}",
@@ -346,28 +349,18 @@ class RunConductor:
         pending = HumanConfirmBroker.pending(decision, step, None)
         ref = self.store.save_checkpoint(state.run_id, pending)
         pending = pending.model_copy(update={"checkpoint_ref": ref})
-        self.events.publish(GatePending(run_id=state.run_id, decision=decision, pending=pending))
-        request = ConfirmRequest(
+        approval = await put_question(
             run_id=state.run_id,
             trace_id=state.plan.trace_id,
+            step=step,
             decision=decision,
-            step_id=step.step_id,
-            step_name=step.name or step.type_name,
-            step_type=step.type_name,
-            step_inputs=step.inputs,
+            pending=pending,
+            broker=broker,
+            store=self.store,
+            events=self.events,
+            resources=state.resources,
             screenshot_path=await gate_screenshot(state.resources, step.step_id),
-            checkpoint_ref=ref,
         )
-        approval = await broker.resolve(request)
-        if approval is None:
-            await record_gate(state.resources, decision, "pending", "nobody yet")
-        else:
-            self.store.record_approval(approval)
-            if approval.approved:  # a decline is recorded where the run ends BLOCKED_POLICY
-                await record_gate(state.resources, decision, "approved", approval.decided_by)
-            self.events.publish(
-                GateDecided(run_id=state.run_id, decision=decision, approved=approval.approved)
-            )
         return approval, pending
 
     async def _execute(
