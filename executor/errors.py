@@ -48,7 +48,3 @@ class BudgetExceeded(ExecutorError):
     def __init__(self, what: str) -> None:
         super().__init__(f"budget exceeded: {what}")
         self.what = what
-
-
-class UnknownStepType(ExecutorError):
-    pass

@@ -37,10 +37,6 @@ def bind_log_context(**ids: str | None) -> Iterator[None]:
         _context.reset(token)
 
 
-def current_log_context() -> dict[str, str]:
-    return dict(_context.get())
-
-
 class JsonFormatter(logging.Formatter):
     """One JSON object a line; the correlation ids are always present (null when unknown)."""
 

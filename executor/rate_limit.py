@@ -62,7 +62,6 @@ class RateLimitShield:
         self._max_wait_s = max_wait_s
         self._clock = clock
         self._sleep = sleep
-        self.total_wait_s = 0.0
 
     def bucket(self, tool_key: str) -> TokenBucket:
         found = self._buckets.get(tool_key)
@@ -82,7 +81,6 @@ class RateLimitShield:
         while True:
             wait = bucket.try_acquire()
             if wait == 0.0:
-                self.total_wait_s += waited
                 return waited
             if waited + wait > self._max_wait_s:
                 raise RateLimitExceeded(

@@ -37,9 +37,6 @@ class ToolCallEngine:
         self._events = events
         self._sleep = sleep
 
-    def has_tool(self, key: str) -> bool:
-        return key in self._tools
-
     async def call(
         self,
         tool_key: str,

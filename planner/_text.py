@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable
 from functools import lru_cache
 
 _VI_MARKED = re.compile(
@@ -55,15 +54,6 @@ def phrase_pattern(phrases: tuple[str, ...]) -> re.Pattern[str]:
     folded = sorted({fold(p) for p in phrases}, key=len, reverse=True)
     body = "|".join(re.escape(p).replace(r"\ ", r"\s+") for p in folded)
     return re.compile(rf"(?<![\w-])(?:{body})(?![\w])")
-
-
-def find_phrases(folded_text: str, phrases: Iterable[str]) -> list[re.Match[str]]:
-    """All non-overlapping matches of any phrase in already folded text."""
-    return list(phrase_pattern(tuple(phrases)).finditer(folded_text))
-
-
-def has_phrase(folded_text: str, phrases: Iterable[str]) -> bool:
-    return phrase_pattern(tuple(phrases)).search(folded_text) is not None
 
 
 def strip_quotes(value: str) -> str:

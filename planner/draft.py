@@ -14,7 +14,7 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from planner.models import ExecutionPlan, PlanMode, Step, StepType, SubQuery, SubQueryRole
+from planner.models import ExecutionPlan, Step, StepType, SubQuery, SubQueryRole
 
 DraftStepType = Literal[
     "RETRIEVE", "WEB_SEARCH", "OPEN_URL", "EXTRACT_DOM", "READ_PDF", "SUMMARIZE", "COMPARE_SOURCES",
@@ -119,10 +119,6 @@ def draft_steps(draft: PlanDraft) -> list[Step]:
 
 def draft_sub_queries(draft: PlanDraft) -> list[SubQuery]:
     return [SubQuery(q=q.q, role=SubQueryRole(q.role)) for q in draft.sub_queries if q.q.strip()][:8]
-
-
-def draft_mode(draft: PlanDraft) -> PlanMode:
-    return PlanMode(draft.mode)
 
 
 def plan_to_draft(plan: ExecutionPlan) -> PlanDraft:

@@ -2,17 +2,10 @@
 
 from __future__ import annotations
 
-import os
-from collections.abc import Mapping
-from pathlib import Path
-
 from executor.research.read_tools import FetchDataTool, OpenUrlTool, ReadPdfTool, WebSearchTool
 from executor.research.retrieve import Embedder, RetrieveTool
 from executor.research.search import (
-    BrowserSearchProvider,
-    LocalFolderProvider,
     SearchProvider,
-    SearxngProvider,
 )
 from executor.research.synth_tools import ComputeTool, SummarizeTool
 from executor.tools import Tool
@@ -43,20 +36,3 @@ def research_tools(
         "compare": SummarizeTool(llm, mode="compare"),
         "compute": ComputeTool(llm),
     }
-
-
-def search_provider_from_env(env: Mapping[str, str] | None = None) -> SearchProvider:
-    """WAYPOST_SEARCH_PROVIDER = browser (default) | searxng | local; WAYPOST_SEARCH_URL is the browser
-    template, the SearXNG base URL, or the local folder."""
-    env = os.environ if env is None else env
-    kind = env.get("WAYPOST_SEARCH_PROVIDER", "browser").lower()
-    where = env.get("WAYPOST_SEARCH_URL", "")
-    if kind == "searxng":
-        if not where:
-            raise ValueError("WAYPOST_SEARCH_PROVIDER=searxng needs WAYPOST_SEARCH_URL (the instance URL)")
-        return SearxngProvider(where)
-    if kind == "local":
-        if not where:
-            raise ValueError("WAYPOST_SEARCH_PROVIDER=local needs WAYPOST_SEARCH_URL (a folder)")
-        return LocalFolderProvider(Path(where).expanduser())
-    return BrowserSearchProvider(where or DEFAULT_SEARCH_URL)

@@ -8,18 +8,13 @@ import pytest
 from executor.errors import FatalToolError
 from executor.registry import DEFAULT_TOOL_KEYS
 from executor.research.extract import PageContent
-from executor.research.factory import (
-    DEFAULT_SEARCH_URL,
-    research_tools,
-    search_provider_from_env,
-)
+from executor.research.factory import research_tools
 from executor.research.reader import Reader, ReadResult
 from executor.research.retrieve import RetrieveTool, candidate_urls, diverse, docs_of, local_read
 from executor.research.search import (
     BrowserSearchProvider,
     LocalFolderProvider,
     SearchResult,
-    SearxngProvider,
 )
 from executor.run_resources import RunResources
 from planner.models import StepType
@@ -97,24 +92,6 @@ def test_factory_covers_the_research_keys_of_the_registry() -> None:
         StepType.COMPARE_SOURCES, StepType.COMPUTE, StepType.FETCH_DATA, StepType.RETRIEVE,
     }  # fmt: skip
     assert set(tools) == {DEFAULT_TOOL_KEYS[t] for t in research}
-
-
-def test_provider_from_env(tmp_path: Path) -> None:
-    browser = search_provider_from_env({})
-    assert isinstance(browser, BrowserSearchProvider) and browser.url_template == DEFAULT_SEARCH_URL
-    assert isinstance(
-        search_provider_from_env({"WAYPOST_SEARCH_URL": "http://s/?q={query}"}), BrowserSearchProvider
-    )
-    searx = search_provider_from_env(
-        {"WAYPOST_SEARCH_PROVIDER": "searxng", "WAYPOST_SEARCH_URL": "http://sx"}
-    )
-    assert isinstance(searx, SearxngProvider)
-    local = search_provider_from_env(
-        {"WAYPOST_SEARCH_PROVIDER": "local", "WAYPOST_SEARCH_URL": str(tmp_path)}
-    )
-    assert isinstance(local, LocalFolderProvider)
-    with pytest.raises(ValueError, match="needs WAYPOST_SEARCH_URL"):
-        search_provider_from_env({"WAYPOST_SEARCH_PROVIDER": "searxng"})
 
 
 async def test_retrieve_over_a_local_folder_needs_no_browser() -> None:
