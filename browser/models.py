@@ -10,7 +10,6 @@ from enum import StrEnum
 from typing import Annotated, Literal
 
 from pydantic import (
-    BaseModel,
     ConfigDict,
     Field,
     SerializationInfo,
@@ -20,20 +19,13 @@ from pydantic import (
     model_validator,
 )
 
+from common.contracts import Contract as _BaseContract
 
-class Contract(BaseModel):
-    """Base of every browser boundary model: unknown fields are errors, not silently dropped.
 
-    Same settings as planner.models.Contract; redefined because browser/ must not import planner/.
-    """
+class Contract(_BaseContract):
+    """Base of every browser boundary model: the shared contract, with bytes carried as base64 in JSON."""
 
-    model_config = ConfigDict(
-        extra="forbid",
-        populate_by_name=True,
-        use_enum_values=False,
-        ser_json_bytes="base64",
-        val_json_bytes="base64",
-    )
+    model_config = ConfigDict(ser_json_bytes="base64", val_json_bytes="base64")
 
 
 # --- targets -----------------------------------------------------------------------------------

@@ -6,48 +6,23 @@ contracts evolve; every model round-trips through JSON without loss.
 
 from __future__ import annotations
 
-import os
-import random
 import re
-import uuid
-from datetime import UTC, datetime
+from datetime import datetime
 from enum import StrEnum
 from typing import Annotated, Any, Literal
 
 from pydantic import (
     AliasChoices,
-    BaseModel,
     BeforeValidator,
-    ConfigDict,
     Field,
     StringConstraints,
     model_validator,
 )
 
-_ids = random.Random(uuid.uuid4().int)
-os.register_at_fork(after_in_child=lambda: _ids.seed(uuid.uuid4().int))  # no shared sequence after fork
-
-
-def new_id(prefix: str) -> str:
-    """Short random ids: readable in logs, unique enough for one machine's runs.
-
-    Not secrets, so a seeded PRNG serves: uuid4 reads the OS entropy pool on every call, which
-    was a tenth of the executor's per-step cost.
-    """
-    return f"{prefix}_{_ids.getrandbits(48):012x}"
-
-
-def utc_now() -> datetime:
-    return datetime.now(UTC)
-
-
-class Contract(BaseModel):
-    """Base of every boundary model: unknown fields are errors, not silently dropped."""
-
-    model_config = ConfigDict(
-        extra="forbid", populate_by_name=True, serialize_by_alias=True, use_enum_values=False
-    )
-
+# Re-exported: most of the tree still imports these three from here.
+from common.contracts import Contract as Contract
+from common.contracts import new_id as new_id
+from common.contracts import utc_now as utc_now
 
 # --- enums -------------------------------------------------------------------------------------
 

@@ -13,7 +13,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, TypeAdapter, field_validator
 
-from planner.models import Contract, new_id, utc_now
+from common.contracts import Contract, new_id, utc_now
 
 REDACTED = "[REDACTED]"
 GENESIS_HASH = "0" * 64

@@ -1,4 +1,5 @@
-"""DESIGN.md section 5, enforced: which package may import which, and where Qt, Playwright and openai live."""
+"""The layer graph of docs/architecture.md, enforced: which package may import which, and where Qt,
+Playwright and openai live."""
 
 from __future__ import annotations
 
@@ -8,18 +9,24 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
-PACKAGES = ("app", "ui", "executor", "planner", "browser", "receipts")
+PACKAGES = ("app", "ui", "executor", "planner", "browser", "receipts", "common")
 
-#: Imports allowed across packages (a package may always import itself). A dotted entry allows only
-#: that module: planner, receipts and ui may read browser's data models, not drive a browser.
+#: Imports allowed across packages (a package may always import itself). `common` is the bottom of the
+#: graph: everyone may import it and it imports no package of ours. A dotted entry allows only that
+#: module. The one sideways entry: planner's cognition decides from a page Observation, a plain data
+#: model of browser/ that drives nothing.
+BOTTOM = "common"
 ALLOWED: dict[str, set[str]] = {
     "app": {"ui", "executor", "planner", "browser", "receipts"},
     "ui": {"executor", "planner", "receipts", "browser.models"},
     "executor": {"planner", "browser", "receipts"},
     "planner": {"browser.models"},
-    "receipts": {"planner.models", "browser.models"},
-    "browser": {"planner.models"},
+    "receipts": set(),
+    "browser": set(),
+    "common": set(),
 }
+#: Entries of ALLOWED that are neither downward nor the bottom package: kept short on purpose.
+SIDEWAYS = {("planner", "browser.models")}
 #: Third-party modules confined to some packages (or, for openai, to one module).
 CONFINED: dict[str, tuple[str, ...]] = {
     "PySide6": ("app", "ui"),
@@ -53,7 +60,7 @@ def violations() -> list[str]:
             for line, name in imports_of(path):
                 top = name.split(".")[0]
                 if top in PACKAGES and top != package:
-                    allowed = ALLOWED[package]
+                    allowed = ALLOWED[package] | ({BOTTOM} if package != BOTTOM else set())
                     permitted = top in allowed or any(
                         name == a or name.startswith(a + ".") or a.startswith(name + ".") for a in allowed
                     )
@@ -68,6 +75,17 @@ def test_layers_hold() -> None:
     assert violations() == []
 
 
+def test_only_justified_sideways_imports_are_allowed() -> None:
+    """receipts/ and browser/ import no sibling package; planner reads only browser's data models."""
+    sideways = {
+        (package, allowed)
+        for package, targets in ALLOWED.items()
+        for allowed in targets
+        if package in {"planner", "browser", "receipts"}
+    }
+    assert sideways == SIDEWAYS
+
+
 @pytest.mark.parametrize(
     ("package", "source", "expected"),
     [
@@ -75,6 +93,9 @@ def test_layers_hold() -> None:
         ("executor", "from PySide6.QtCore import QObject\n", "allowed only in app, ui"),
         ("browser", "from executor.models import RunStatus\n", "browser may not use executor"),
         ("planner", "from browser.session import BrowserSession\n", "planner may not use browser"),
+        ("receipts", "from planner.models import Step\n", "receipts may not use planner"),
+        ("browser", "from planner.models import Step\n", "browser may not use planner"),
+        ("common", "from planner.models import Step\n", "common may not use planner"),
     ],
 )
 def test_the_checker_catches_a_violation(
