@@ -93,7 +93,12 @@ class StepScheduler:
         self._unfinished = n
         self._gathering_skipped = False
 
-        # Barrier membership, computed once: which steps count towards / wait on a barrier.
+        self._init_barriers(mode)
+        self._restore(finished or {})
+
+    def _init_barriers(self, mode: ExecMode) -> None:
+        """Barrier membership, computed once: which steps count towards / wait on a barrier."""
+        n = len(self.steps)
         self._barrier_member = [False] * n  # counts towards the barrier while unfinished
         self._barrier_waiter = [False] * n  # waits while the barrier count is above zero
         if mode is ExecMode.HYBRID:
@@ -108,7 +113,9 @@ class StepScheduler:
                 self._barrier_waiter[i] = not self._action[i] and i not in feeds_action
         self._barrier = sum(self._barrier_member)
 
-        done = finished or {}
+    def _restore(self, done: Mapping[str, StepRunV1]) -> None:
+        """Steps an earlier leg finished are closed, and what they unblock becomes ready."""
+        n, index, steps = len(self.steps), self._index, self.steps
         satisfied = [False] * n
         for step_id, run in done.items():
             pos = index.get(step_id)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import Field
 
@@ -12,7 +12,6 @@ from executor.budget import BudgetEnforcer
 from executor.errors import ExecutorError
 from executor.events import EventSink
 from executor.models import (
-    Approval,
     EvidenceItem,
     GateDecisionV1,
     PendingUserInput,
@@ -21,6 +20,9 @@ from executor.models import (
 )
 from executor.run_resources import RunResources
 from planner.models import Contract, ExecutionPlan, Step
+
+if TYPE_CHECKING:  # the desk imports the run's store; tools only name its values
+    from executor.gate_desk import ActionGate, Cleared
 
 
 class ToolOutput(Contract):
@@ -69,20 +71,11 @@ class Tool(Protocol):
 
 
 class ActionAsker(Protocol):
-    """Puts one action's gate (an action-scoped GateDecisionV1) to the person, as the conductor does
-    for a step: an earlier answer for (gate, step) is reused, else the confirm handler is asked.
-    Returns None when nobody can answer now; the runner then raises StepPaused. `progress` (what
-    StepPaused would carry) is checkpointed before a person is asked, so closing the app while the
-    question is open loses nothing."""
+    """Clears one action inside an approved step at the run's gate desk (executor/gate_desk.py): the
+    desk reuses an earlier answer for (gate, step), else checkpoints the step's `progress` and asks.
+    A Paused answer means nobody can answer now; the runner then raises StepPaused."""
 
-    async def __call__(
-        self,
-        decision: GateDecisionV1,
-        *,
-        target: str | None,
-        screenshot_path: str | None,
-        progress: dict[str, Any] | None = None,
-    ) -> Approval | None: ...
+    async def __call__(self, action: ActionGate) -> Cleared: ...
 
 
 class StepPaused(ExecutorError):

@@ -9,7 +9,7 @@ the rest of the batch and the loop observes again.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +19,8 @@ from executor.act.guards import ActStopped, LoopGuard, LoopLimits
 from executor.act.perform import ActEnv, Performed, capture_before, perform, refuse
 from executor.act.progress import StepProgress
 from executor.act.risk import Risk, blocked, classify, covered
-from executor.models import GateDecisionV1, GateVerdict, PendingUserInput
+from executor.gate_desk import ActionGate, Allowed, Cleared, Denied, unanswered
+from executor.models import GateDecisionV1, PendingUserInput
 from executor.tools import ActionAsker, StepPaused
 from planner.cognition import Cognition, CognitionDecision, HistoryEntry
 from receipts.models import GateRef
@@ -216,40 +217,30 @@ class ActLoop:
         low = confidence < self.limits.low_confidence
         if not low and gate is not None and covered(risk, gate.gate_kind):
             return self._step_gate_ref()
-        decision = GateDecisionV1(
-            gate_id=f"{gate.gate_id if gate else 'gate_action'}:{risk}:{self.progress.count}",
-            decision=GateVerdict.NEED_CONFIRM,
-            reason=(f"low confidence ({confidence:.2f}) on a {risk} action" if low else
-                    f"this action would {risk}; the step's approval does not cover it"),
-            step_id=self.env.step_id,
-            run_id=self.env.run_id,
-            gate_kind=str(risk),
-            blocked_actions=blocked_actions,
-        )  # fmt: skip
         self.fsm.to(S.WAITING)
         target = _describe(action)
-        approval = None
+        question = ActionGate(
+            step_gate=gate, risk=str(risk), n=self.progress.count, target=target,
+            reason=(f"low confidence ({confidence:.2f}) on a {risk} action" if low else
+                    f"this action would {risk}; the step's approval does not cover it"),
+        )  # fmt: skip
+        cleared: Cleared | None = None
         if self.ask is not None:
             path = _gate_shot_path(self.env.run_dir, self.env.step_id, self.progress.count)
             shot = await self.env.driver.capture(screenshot=True, path=path)
             waiting = self.progress.model_copy(update={"count": self.progress.count - 1}).as_outputs()
-            approval = await self.ask(
-                decision, target=target, screenshot_path=shot.screenshot_path, progress=waiting
-            )
-        if approval is None:
-            pending = PendingUserInput(
-                kind="CONFIRMATION", message=f"{decision.reason}: {target}", gate_id=decision.gate_id,
-                step_id=self.env.step_id, blocked_actions=blocked_actions,
-            )  # fmt: skip
+            question = replace(question, screenshot_path=shot.screenshot_path, progress=waiting)
+            cleared = await self.ask(question)
+        if not isinstance(cleared, Allowed | Denied):
+            pending = cleared.pending if cleared is not None else unanswered(question, self.env.step_id)
             self.progress.count -= 1  # not done: it runs (under the same gate id) after the answer
             raise StepPaused(pending, self.progress.as_outputs())
         self.fsm.to(S.EXECUTING)
-        if not approval.approved:
-            await self._refused(action, before, f"{risk} declined by {approval.decided_by}", risk)
+        if isinstance(cleared, Denied):
+            await self._refused(action, before, f"{risk} declined by {cleared.by}", risk)
             return None
-        return GateRef(
-            gate_id=decision.gate_id, scope="step", decided_by=approval.decided_by, decision="ALLOW"
-        )
+        by = cleared.approval.decided_by if cleared.approval else "policy"
+        return GateRef(gate_id=cleared.decision.gate_id, scope="step", decided_by=by, decision="ALLOW")
 
     async def _refused(self, action: Action, before: Any, why: str, risk: Risk) -> None:
         await refuse(self.env, action, before, why, self._step_gate_ref())

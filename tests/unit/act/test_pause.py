@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from executor.checkpoint_store import CheckpointStore
-from executor.models import GateDecisionV1, GateVerdict, PendingUserInput, RunStatus, StepStatus
+from executor.gate_desk import ActionGate, Allowed, Paused
+from executor.models import PendingUserInput, RunStatus, StepStatus
 from executor.registry import RunnerRegistry
 from executor.service import AgentCore
 from executor.tool_engine import ToolCallEngine
@@ -24,16 +25,16 @@ class TwoHalves:
         progress = dict(ctx.step_outputs.get(step.step_id, {}))
         if not progress.get("half_done"):
             self.first_half += 1
-        gate = GateDecisionV1(gate_id="gate_action:submit:2", decision=GateVerdict.NEED_CONFIRM,
-                              step_id=step.step_id, gate_kind="submit")  # fmt: skip
+        question = ActionGate(step_gate=None, risk="submit", n=2, reason="send?", target="click Send")
         assert ctx.ask is not None
-        approval = await ctx.ask(gate, target="click Send", screenshot_path=None)
-        if approval is None:
-            pending = PendingUserInput(kind="CONFIRMATION", message="send?", gate_id=gate.gate_id,
+        cleared = await ctx.ask(question)  # gate id gate_action:submit:2
+        if isinstance(cleared, Paused):
+            pending = PendingUserInput(kind="CONFIRMATION", message="send?", gate_id=cleared.decision.gate_id,
                                        step_id=step.step_id)  # fmt: skip
             raise StepPaused(pending, {"half_done": True})
-        self.second_half += approval.approved
-        return ToolOutput(outputs={"sent": approval.approved})
+        approved = isinstance(cleared, Allowed)
+        self.second_half += approved
+        return ToolOutput(outputs={"sent": approved})
 
 
 async def test_pause_then_resume_with_approve_pending(tmp_path: Path) -> None:

@@ -1,0 +1,263 @@
+"""The gate desk: the one place a step or an action is cleared to run.
+
+`clear(scope, step, action)` decides from the plan's gates and the answers already given, and when a
+person must answer it checkpoints first (the app may close while they think), asks through the
+HumanConfirmBroker (terminal, window or policy) and appends the answer to the run journal, which
+takes it to the store, the receipts and the event bus. Nothing else in the executor builds a gate
+question or records a gate answer (docs/architecture.md, "Gates").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+from executor.confirm import ConfirmRequest, HumanConfirmBroker
+from executor.gatekeeper import DEFAULT_ACTION_GATE, ApprovalBook, Gatekeeper
+from executor.journal import GateAnswered, GateAsked, RunJournal, StepRecorded
+from executor.models import (
+    Approval,
+    ApprovalPolicy,
+    BudgetStateV1,
+    GateDecisionV1,
+    GateVerdict,
+    PendingUserInput,
+    StepRunV1,
+    StepStatus,
+)
+from executor.run_resources import RunResources
+from planner.models import Step
+
+Scope = Literal["step", "action"]
+
+
+@dataclass(frozen=True, kw_only=True)
+class ActionGate:
+    """An action inside an approved step that its step's approval does not cover (a risky kind, or
+    one the model is unsure of). The desk names its gate `<step gate>:<risk>:<n>`."""
+
+    step_gate: GateDecisionV1 | None
+    risk: str
+    reason: str
+    n: int
+    target: str | None = None
+    screenshot_path: str | None = None
+    #: What the step has done so far: saved (RUNNING) with a checkpoint before a person is asked.
+    progress: dict[str, Any] | None = None
+
+
+@dataclass(frozen=True)
+class Allowed:
+    decision: GateDecisionV1
+    approval: Approval | None = None
+
+
+@dataclass(frozen=True)
+class Denied:
+    decision: GateDecisionV1
+    by: str
+
+
+@dataclass(frozen=True)
+class Paused:
+    """Nobody can answer now; pending carries the checkpoint to resume from when one was taken."""
+
+    decision: GateDecisionV1
+    pending: PendingUserInput
+
+
+Cleared = Allowed | Denied | Paused
+
+
+#: The run's budget and last page as they are now: what a progress save writes beside the step.
+RunFacts = Callable[[], tuple[BudgetStateV1, str | None]]
+
+
+def _no_facts() -> tuple[BudgetStateV1, str | None]:
+    return BudgetStateV1(), None
+
+
+class GateDesk:
+    """Clears steps and actions for one leg of one run."""
+
+    def __init__(
+        self,
+        *,
+        gatekeeper: Gatekeeper,
+        approvals: ApprovalBook,
+        broker: HumanConfirmBroker,
+        journal: RunJournal,
+        trace_id: str,
+        resources: RunResources | None = None,
+        facts: RunFacts = _no_facts,
+    ) -> None:
+        self.gatekeeper = gatekeeper
+        self.approvals = approvals
+        self.broker = broker
+        self.journal = journal
+        self.trace_id = trace_id
+        self.resources = resources
+        self.facts = facts
+
+    async def clear(self, scope: Scope, step: Step, action: ActionGate | None = None) -> Cleared:
+        """Allowed (run it), Denied (recorded; it never runs) or Paused (nobody can answer now)."""
+        if scope == "action":
+            if action is None:
+                raise ValueError("an action-scoped gate needs the action")
+            return await self._clear_action(step, action)
+        return await self._clear_step(step)
+
+    async def _clear_step(self, step: Step) -> Cleared:
+        decision, approval = self.gatekeeper.decide(step, self.approvals)
+        if approval is not None and approval.decided_by == "confirmed_gates":
+            await self._answered(decision, "approved", approval.decided_by, stored=approval)
+        if decision.decision is GateVerdict.NEED_CONFIRM:
+            pending = HumanConfirmBroker.pending(decision, step, None)
+            ref = await self.journal.checkpoint(pending)  # first: the app may close while they think
+            pending = pending.model_copy(update={"checkpoint_ref": ref})
+            shot = await gate_screenshot(self.resources, step.step_id)
+            answer = await self._ask(step, decision, pending, target=None, screenshot_path=shot)
+            if answer is None:
+                return Paused(decision, pending)
+            decision, _ = self.gatekeeper.decide(step, self.approvals)
+            if decision.decision is GateVerdict.DENY:
+                return Denied(decision, decision.decided_by or "user")
+        elif decision.decision is GateVerdict.DENY:
+            by = decision.decided_by or "policy"
+            await self._answered(decision, "declined", by)
+            return Denied(decision, by)
+        return Allowed(decision, approval)
+
+    async def _clear_action(self, step: Step, action: ActionGate) -> Cleared:
+        decision = _action_decision(self.journal.run_id, step, action)
+        known = self.approvals.get(decision.gate_id, step.step_id)
+        if known is not None:
+            await self._answered(decision, "approved" if known.approved else "declined", known.decided_by)
+            return _verdict(decision, known)
+        pending = HumanConfirmBroker.pending(decision, step, None)
+        broker = self.broker
+        if action.progress is not None and broker.policy is ApprovalPolicy.ASK and broker.handler is not None:
+            # a person may take a while, or never come: save what the step did and checkpoint first
+            ref = await self._save_progress(step, decision, pending, action.progress)
+            pending = pending.model_copy(update={"checkpoint_ref": ref})
+        answer = await self._ask(
+            step, decision, pending, target=action.target, screenshot_path=action.screenshot_path
+        )
+        if answer is None:
+            return Paused(decision, unanswered(action, step.step_id))
+        return _verdict(decision, answer)
+
+    async def _ask(
+        self,
+        step: Step,
+        decision: GateDecisionV1,
+        pending: PendingUserInput,
+        *,
+        target: str | None,
+        screenshot_path: str | None,
+    ) -> Approval | None:
+        """Puts the question through the broker; None: nobody can answer now."""
+        await self.journal.append(GateAsked(decision=decision, pending=pending))
+        request = ConfirmRequest(
+            run_id=self.journal.run_id,
+            trace_id=self.trace_id,
+            decision=decision,
+            step_id=step.step_id,
+            step_name=step.name or step.type_name,
+            step_type=step.type_name,
+            step_inputs=step.inputs,
+            target=target,
+            screenshot_path=screenshot_path,
+            checkpoint_ref=pending.checkpoint_ref,
+        )
+        approval = await self.broker.resolve(request)
+        if approval is None:
+            await self._answered(decision, "pending", "nobody yet")
+            return None
+        self.approvals.add(approval)
+        verdict: Literal["approved", "declined"] = "approved" if approval.approved else "declined"
+        await self._answered(decision, verdict, approval.decided_by, stored=approval, asked=True)
+        return approval
+
+    async def _answered(
+        self,
+        decision: GateDecisionV1,
+        verdict: Literal["approved", "declined", "pending"],
+        by: str,
+        *,
+        stored: Approval | None = None,
+        asked: bool = False,
+    ) -> None:
+        entry = GateAnswered(decision=decision, verdict=verdict, by=by, approval=stored, asked=asked)
+        await self.journal.append(entry)
+
+    async def _save_progress(
+        self,
+        step: Step,
+        decision: GateDecisionV1,
+        pending: PendingUserInput,
+        progress: dict[str, Any],
+    ) -> str:
+        """The step's progress saved RUNNING, then a checkpoint: if the app closes while the person
+        thinks, resume continues after the actions already done."""
+        step_run = StepRunV1(
+            step_id=step.step_id,
+            step_type=step.type_name,
+            status=StepStatus.RUNNING,
+            outputs=progress,
+            error=decision.reason,
+            error_code="awaiting_confirmation",
+        )
+        budget, last_url = self.facts()
+        await self.journal.append(
+            StepRecorded(step_run=step_run, phase="progress", budget=budget, last_url=last_url)
+        )
+        return await self.journal.checkpoint(pending)
+
+
+def action_gate_id(action: ActionGate) -> str:
+    """`<step gate>:<risk>:<n>`: one question per risky action, stable across a pause and resume."""
+    gate = action.step_gate
+    return f"{gate.gate_id if gate else DEFAULT_ACTION_GATE}:{action.risk}:{action.n}"
+
+
+def unanswered(action: ActionGate, step_id: str) -> PendingUserInput:
+    """What a step paused at this action waits for: the conductor checkpoints it on the way out."""
+    gate = action.step_gate
+    return PendingUserInput(
+        kind="CONFIRMATION",
+        message=f"{action.reason}: {action.target}",
+        gate_id=action_gate_id(action),
+        step_id=step_id,
+        blocked_actions=list(gate.blocked_actions) if gate else [],
+    )
+
+
+def _action_decision(run_id: str, step: Step, action: ActionGate) -> GateDecisionV1:
+    gate = action.step_gate
+    return GateDecisionV1(
+        gate_id=action_gate_id(action),
+        decision=GateVerdict.NEED_CONFIRM,
+        reason=action.reason,
+        step_id=step.step_id,
+        run_id=run_id,
+        gate_kind=action.risk,
+        blocked_actions=list(gate.blocked_actions) if gate else [],
+    )
+
+
+def _verdict(decision: GateDecisionV1, approval: Approval) -> Cleared:
+    return Allowed(decision, approval) if approval.approved else Denied(decision, approval.decided_by)
+
+
+async def gate_screenshot(resources: RunResources | None, name: str) -> str | None:
+    """The page as it is now, for the person deciding; None before the run opened a browser."""
+    if resources is None or not resources.browser_started:
+        return None
+    folder = resources.run_dir / "gates"
+    folder.mkdir(parents=True, exist_ok=True)
+    driver = await resources.driver()
+    capture = await driver.capture(screenshot=True, path=Path(folder / f"{name}.png"))
+    return capture.screenshot_path

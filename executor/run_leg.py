@@ -1,0 +1,159 @@
+"""One leg of a run (start or resume, up to the end or a pause): its state and its collaborators.
+
+The conductor's loop reads top to bottom because everything a leg accumulates and every way a leg
+ends (finished, paused with a checkpoint, failed) lives here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from executor.answer import AnswerAssembler
+from executor.budget import BudgetEnforcer
+from executor.dispatcher import StepDispatcher
+from executor.evidence import EvidenceLedger
+from executor.gate_desk import GateDesk
+from executor.journal import RunJournal, StepPhase, StepRecorded
+from executor.models import (
+    CheckpointV1,
+    ExecMode,
+    PendingUserInput,
+    RunBundleV1,
+    RunStatus,
+    StepRunV1,
+    StepStatus,
+)
+from executor.output import OutputFormatter
+from executor.run_resources import RunResources
+from executor.scheduler import StepScheduler
+from planner.models import ExecutionPlan
+
+
+@dataclass(kw_only=True)
+class RunState:
+    """Everything one leg of a run accumulates; the journal's store holds the durable copy."""
+
+    run_id: str
+    plan: ExecutionPlan
+    exec_mode: ExecMode
+    started_at: datetime
+    step_runs: dict[str, StepRunV1] = field(default_factory=dict)
+    #: step_id -> outputs of finished steps, kept alongside step_runs so tools read it in O(1).
+    outputs: dict[str, dict[str, Any]] = field(default_factory=dict)
+    actions: list[str] = field(default_factory=list)
+    act_actions: list[str] = field(default_factory=list)
+    last_url: str | None = None
+    run_dir: str | None = None
+    resources: RunResources | None = None
+
+    def restore(self, checkpoint: CheckpointV1) -> None:
+        """Takes back what earlier legs did, so finished steps are never run again."""
+        self.step_runs = dict(checkpoint.step_runs)
+        self.outputs = {sid: run.outputs for sid, run in checkpoint.step_runs.items()}
+        self.actions = list(checkpoint.actions_taken)
+        acting = {s.step_id for s in self.plan.steps if s.is_action}
+        self.act_actions = [
+            action
+            for sid, run in checkpoint.step_runs.items()
+            if sid in acting and run.status is StepStatus.SUCCESS
+            for action in run.actions
+        ]
+        self.last_url = checkpoint.last_url
+
+    def took(self, step_run: StepRunV1, *, acting: bool) -> None:
+        self.step_runs[step_run.step_id] = step_run
+        self.outputs[step_run.step_id] = step_run.outputs
+        self.actions.extend(step_run.actions)
+        if acting and step_run.status is StepStatus.SUCCESS:
+            self.act_actions.extend(step_run.actions)
+        self.last_url = step_run.outputs.get("final_url", self.last_url)
+
+
+@dataclass(kw_only=True)
+class Leg:
+    state: RunState
+    journal: RunJournal
+    desk: GateDesk
+    budget: BudgetEnforcer
+    ledger: EvidenceLedger
+    scheduler: StepScheduler
+    dispatcher: StepDispatcher
+    fmt: OutputFormatter
+
+    async def record(self, step_run: StepRunV1, phase: StepPhase = "progress") -> None:
+        """A step run the scheduler settled (resolved) or a paused step's progress, journaled."""
+        self.state.step_runs[step_run.step_id] = step_run
+        if phase == "progress":
+            self.state.outputs[step_run.step_id] = step_run.outputs
+        entry = StepRecorded(
+            step_run=step_run,
+            phase=phase,
+            budget=self.budget.state(),
+            last_url=self.state.last_url,
+        )
+        await self.journal.append(entry)
+
+    async def record_resolved(self) -> None:
+        for resolved in self.scheduler.take_resolved():
+            await self.record(resolved.as_step_run(), "resolved")
+
+    def finish(
+        self,
+        status: RunStatus,
+        reason: str,
+        pending: PendingUserInput | None = None,
+        checkpoint_ref: str | None = None,
+    ) -> RunBundleV1:
+        state, ledger = self.state, self.ledger
+        runs = list(state.step_runs.values())
+        answer, citations = AnswerAssembler().assemble(runs, ledger.items, state.actions)
+        return self.fmt.bundle(
+            status,
+            reason=reason,
+            step_runs=runs,
+            evidence=ledger.items,
+            actions=state.actions,
+            act_actions=state.act_actions,
+            answer=answer,
+            citations=citations,
+            budget=self.budget.state(),
+            last_url=state.last_url,
+            run_dir=state.run_dir,
+            pending=pending,
+            checkpoint_ref=checkpoint_ref,
+        )
+
+    async def pause(self, status: RunStatus, reason: str, pending: PendingUserInput | None) -> RunBundleV1:
+        """Ends the leg with a checkpoint to resume from."""
+        ref = await self.journal.checkpoint(pending)
+        if pending is not None:
+            pending = pending.model_copy(update={"checkpoint_ref": ref})
+        return self.finish(status, reason, pending=pending, checkpoint_ref=ref)
+
+    def final(self) -> RunBundleV1:
+        """No step is left: the run's status says what the steps achieved, never more."""
+        runs = self.state.step_runs.values()
+        succeeded = sum(1 for r in runs if r.status is StepStatus.SUCCESS)
+        unmet = [
+            r
+            for r in runs
+            if r.status is StepStatus.FAILED
+            or (r.status is StepStatus.SKIPPED and r.error_code != "enough_evidence")
+        ]
+        optional = {s.step_id for s in self.state.plan.steps if s.optional}
+        required_unmet = [r for r in unmet if r.step_id not in optional]
+        if required_unmet:
+            if succeeded == 0:
+                return self.finish(RunStatus.FAILED, _describe(required_unmet))
+            return self.finish(RunStatus.PARTIAL, _describe(required_unmet))
+        if self.state.plan.verify_criteria.require_citations and self.ledger.count() == 0:
+            return self.finish(RunStatus.PARTIAL, "citations are required but no evidence was gathered")
+        return self.finish(RunStatus.SUCCESS, "all steps finished")
+
+
+def _describe(runs: list[StepRunV1]) -> str:
+    head = "; ".join(f"{r.step_id} {r.status.lower()} ({r.error_code or 'error'})" for r in runs[:5])
+    more = f" and {len(runs) - 5} more" if len(runs) > 5 else ""
+    return f"unfinished steps: {head}{more}"

@@ -1,0 +1,108 @@
+"""One owner per run-wide concern, enforced the way test_layers enforces imports (docs/architecture.md).
+
+Gate decisions are made and asked only at the gate desk; run state (step runs, approvals,
+checkpoints, the run's start and end) is written only by the run journal and its subscribers.
+Also the size limits that keep the executor readable: no function over 60 lines, no module over 450.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+PACKAGES = ("app", "ui", "executor", "planner", "browser", "receipts", "common")
+
+#: A call or construction by name -> the only modules that may make it.
+OWNERS: dict[str, frozenset[str]] = {
+    # run state: the journal's store subscriber, and the journal itself for checkpoints
+    "save_step": frozenset({"executor/journal_views.py"}),
+    "record_approval": frozenset({"executor/journal_views.py"}),
+    "start_run": frozenset({"executor/journal_views.py"}),
+    "finish_run": frozenset({"executor/journal_views.py"}),
+    "save_checkpoint": frozenset({"executor/journal.py"}),
+    # gates: decided by the gatekeeper, asked and recorded at the desk
+    "record_gate_decision": frozenset({"executor/journal_views.py"}),
+    "GateDecisionV1": frozenset({"executor/gatekeeper.py", "executor/gate_desk.py"}),
+    "ConfirmRequest": frozenset({"executor/gate_desk.py"}),
+}
+MAX_FUNCTION_LINES = 60
+MAX_MODULE_LINES = 450
+
+
+def _called_name(node: ast.Call) -> str | None:
+    func = node.func
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    if isinstance(func, ast.Name):
+        return func.id
+    return None
+
+
+def owner_violations(root: Path = ROOT) -> list[str]:
+    problems: list[str] = []
+    for package in PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            rel = path.relative_to(root).as_posix()
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=rel)):
+                if not isinstance(node, ast.Call):
+                    continue
+                name = _called_name(node)
+                if name in OWNERS and rel not in OWNERS[name]:
+                    problems.append(
+                        f"{rel}:{node.lineno} calls {name} (only {', '.join(sorted(OWNERS[name]))})"
+                    )
+    return problems
+
+
+def size_violations(root: Path = ROOT) -> list[str]:
+    problems: list[str] = []
+    for path in sorted((root / "executor").rglob("*.py")):
+        rel = path.relative_to(root).as_posix()
+        text = path.read_text(encoding="utf-8")
+        if len(text.splitlines()) > MAX_MODULE_LINES:
+            problems.append(f"{rel} has {len(text.splitlines())} lines")
+        for node in ast.walk(ast.parse(text, filename=rel)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > MAX_FUNCTION_LINES:
+                    problems.append(f"{rel}:{node.lineno} {node.name} has {length} lines")
+    return problems
+
+
+def test_gates_and_run_state_have_one_owner() -> None:
+    assert owner_violations() == []
+
+
+def test_executor_functions_and_modules_stay_short() -> None:
+    assert size_violations() == []
+
+
+@pytest.mark.parametrize(
+    ("rel", "source", "expected"),
+    [
+        ("executor/act/loop.py", "store.save_step(r, s)\n", "calls save_step"),
+        ("executor/conductor.py", "self.store.save_checkpoint(r, None)\n", "calls save_checkpoint"),
+        ("executor/act/loop.py", "GateDecisionV1(gate_id='g')\n", "calls GateDecisionV1"),
+        ("app/core.py", "await rec.record_gate_decision(gate_id='g')\n", "calls record_gate_decision"),
+    ],
+)
+def test_the_checker_catches_a_stray_writer(tmp_path: Path, rel: str, source: str, expected: str) -> None:
+    for name in PACKAGES:
+        (tmp_path / name).mkdir()
+    target = tmp_path / rel
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_text(source)
+    (problem,) = owner_violations(tmp_path)
+    assert expected in problem
+
+
+def test_the_checker_catches_a_long_function(tmp_path: Path) -> None:
+    for name in PACKAGES:
+        (tmp_path / name).mkdir()
+    body = "".join(f"    x{i} = {i}\n" for i in range(MAX_FUNCTION_LINES))
+    (tmp_path / "executor" / "long.py").write_text(f"def long() -> None:\n{body}")
+    (problem,) = size_violations(tmp_path)
+    assert "long has 61 lines" in problem
