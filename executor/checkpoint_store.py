@@ -1,9 +1,14 @@
 """The run store: plans, step runs, evidence, approvals, checkpoints and bundles in one SQLite file.
 
-The seed's skeleton forgets everything; this store survives a process restart, so a run paused at a
-gate (or killed between steps) resumes without re-running a completed step. Models are stored as
-their own JSON, so the contracts stay the single source of truth; `PRAGMA user_version` records the
-schema version and is the hook for a future migration.
+It is the run journal's durable subscriber (docs/architecture.md, "Run lifecycle"): it survives a
+process restart, so a run paused at a gate (or killed between steps) resumes without re-running a
+completed step. Models are stored as their own JSON, so the contracts stay the single source of
+truth; `PRAGMA user_version` records the schema version and drives the migration from older files.
+
+Step runs are append-only: each save adds a row numbered by the run's step counter, and a
+checkpoint stores only the run's head (that counter, budget, pending input, last page). Loading a
+checkpoint reads each step's newest row up to its counter, so a checkpoint costs the same at step
+10 and at step 10,000 (benchmarks/checkpoint_growth.py).
 
 Durability: WAL with `synchronous=NORMAL` for step saves, which survives a killed process (the WAL
 write is complete when COMMIT returns) and costs no fsync per step; a power cut may lose the last
@@ -37,9 +42,9 @@ from executor.models import (
     RunStatus,
     StepRunV1,
 )
+from executor.store_schema import EVIDENCE_SQL, MIGRATE_1_TO_2, SCHEMA, SCHEMA_VERSION, STEPS_SQL
 from planner.models import Contract, ExecutionPlan
 
-SCHEMA_VERSION = 1
 RUNNING = "RUNNING"
 _RUN_ID = r"[^/\s]+"
 _REF = re.compile(rf"chk://(?P<run>{_RUN_ID})/(?P<n>0|[1-9][0-9]{{0,8}})")
@@ -48,34 +53,6 @@ _PENDING_STATUS = {
     "CLARIFICATION": RunStatus.NEEDS_CLARIFICATION,
     "BLOCKED": RunStatus.BLOCKED_POLICY,
 }
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS runs (
-    run_id TEXT PRIMARY KEY, plan_id TEXT NOT NULL, trace_id TEXT NOT NULL, task TEXT NOT NULL,
-    exec_mode TEXT NOT NULL, status TEXT NOT NULL, budget_json TEXT NOT NULL,
-    last_url TEXT, pending_json TEXT, checkpoint_ref TEXT,
-    last_checkpoint INTEGER NOT NULL DEFAULT 0, run_dir TEXT, bundle_json TEXT,
-    created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
-CREATE INDEX IF NOT EXISTS runs_created ON runs (created_at);
--- The plan lives apart from the run row: that row is rewritten on every step, and SQLite rewrites a
--- whole row on update, so a large plan inside it made each save cost O(plan size).
-CREATE TABLE IF NOT EXISTS plans (
-    run_id TEXT PRIMARY KEY REFERENCES runs (run_id) ON DELETE CASCADE, data TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS step_runs (
-    run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE, step_id TEXT NOT NULL,
-    data TEXT NOT NULL, PRIMARY KEY (run_id, step_id));
-CREATE TABLE IF NOT EXISTS evidence (
-    run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE, evidence_id TEXT NOT NULL,
-    data TEXT NOT NULL, PRIMARY KEY (run_id, evidence_id));
-CREATE TABLE IF NOT EXISTS approvals (
-    run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE, gate_id TEXT NOT NULL,
-    step_id TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (run_id, gate_id, step_id));
-CREATE TABLE IF NOT EXISTS checkpoints (
-    run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE, n INTEGER NOT NULL,
-    data TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (run_id, n));
-"""
-
-_STEPS_SQL = "SELECT data FROM step_runs WHERE run_id = ? ORDER BY rowid"
-_EVIDENCE_SQL = "SELECT data FROM evidence WHERE run_id = ? ORDER BY rowid"
 _APPROVALS_SQL = "SELECT data FROM approvals WHERE run_id = ? ORDER BY rowid"
 
 M = TypeVar("M", bound=BaseModel)
@@ -87,6 +64,16 @@ class CheckpointStoreError(Exception):
 
 class UnknownCheckpoint(CheckpointStoreError):
     """No run or checkpoint with that id: resume cannot start from it."""
+
+
+class _Head(Contract):
+    """A checkpoint as stored: the run's head, not a copy of its steps."""
+
+    step_seq: int
+    budget: BudgetStateV1
+    pending: PendingUserInput | None = None
+    last_url: str | None = None
+    created_at: datetime
 
 
 class RunSummary(Contract):
@@ -160,9 +147,9 @@ class CheckpointStore:
             for pragma in ("busy_timeout = 5000", "foreign_keys = ON", "journal_mode = WAL"):
                 self._conn.execute(f"PRAGMA {pragma}")
             self._conn.execute("PRAGMA synchronous = NORMAL")
-            if version < SCHEMA_VERSION:  # 0: a new file; later versions migrate here
+            if version < SCHEMA_VERSION:  # 0: a new file; 1: migrate to append-only step runs
                 with self._tx():
-                    for statement in _SCHEMA.split(";"):
+                    for statement in (SCHEMA if version == 0 else MIGRATE_1_TO_2).split(";\n"):
                         if statement.strip():
                             self._conn.execute(statement)
                     self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -214,8 +201,8 @@ class CheckpointStore:
         with self._guard():
             return [r[0] for r in self._conn.execute(sql, args).fetchall()]
 
-    def _all(self, model: type[M], sql: str, run_id: str) -> list[M]:
-        return [self._load_json(model, d, model.__name__) for d in self._rows(sql, (run_id,))]
+    def _all(self, model: type[M], sql: str, args: tuple[Any, ...]) -> list[M]:
+        return [self._load_json(model, d, model.__name__) for d in self._rows(sql, args)]
 
     def _load_opt(self, model: type[M], text: str | None, what: str) -> M | None:
         return None if text is None else self._load_json(model, text, what)
@@ -260,35 +247,38 @@ class CheckpointStore:
         budget: BudgetStateV1,
         last_url: str | None,
     ) -> None:
-        """Upserts the step run and the run's counters in one transaction: after a kill, a step is
+        """Appends the step run and moves the run's head in one transaction: after a kill, a step is
         either wholly saved (with its evidence and budget) or not at all. Evidence is keyed by
         evidence_id, so saving the same step again never duplicates it. actions_taken is derived from
         the step runs in order, so a save costs the same at step 10 and at step 10,000."""
         now = _now()
         with self._tx() as conn:
-            cur = conn.execute(
-                "UPDATE runs SET budget_json = ?, last_url = ?, updated_at = ? WHERE run_id = ?",
+            row = conn.execute(
+                "UPDATE runs SET budget_json = ?, last_url = ?, updated_at = ?, step_seq = step_seq + 1 "
+                "WHERE run_id = ? RETURNING step_seq",
                 (budget.model_dump_json(), last_url, now, run_id),
-            )
-            if cur.rowcount == 0:
+            ).fetchone()
+            if row is None:
                 raise self._unknown(run_id)
+            seq = row[0]
             conn.execute(
-                "INSERT INTO step_runs (run_id, step_id, data) VALUES (?, ?, ?) "
-                "ON CONFLICT (run_id, step_id) DO UPDATE SET data = excluded.data",
-                (run_id, step_run.step_id, step_run.model_dump_json()),
+                "INSERT INTO step_runs (run_id, seq, step_id, data) VALUES (?, ?, ?, ?)",
+                (run_id, seq, step_run.step_id, step_run.model_dump_json()),
             )
             if new_evidence:
                 conn.executemany(
-                    "INSERT OR IGNORE INTO evidence (run_id, evidence_id, data) VALUES (?, ?, ?)",
-                    [(run_id, ev.evidence_id, ev.model_dump_json()) for ev in new_evidence],
+                    "INSERT OR IGNORE INTO evidence (run_id, evidence_id, data, seq) VALUES (?, ?, ?, ?)",
+                    [(run_id, ev.evidence_id, ev.model_dump_json(), seq) for ev in new_evidence],
                 )
 
     def save_checkpoint(self, run_id: str, pending: PendingUserInput | None) -> str:
-        """Snapshots the live state as `chk://<run_id>/<n>`; a pending input also sets the run's status."""
+        """Names the run's head `chk://<run_id>/<n>`; a pending input also sets the run's status.
+        Only the head is stored, so the cost does not grow with the steps already saved."""
         now = _now()
         with self._tx(durable=True) as conn:
             row = conn.execute(
-                "SELECT last_checkpoint, status FROM runs WHERE run_id = ?", (run_id,)
+                "SELECT last_checkpoint, status, step_seq, budget_json, last_url FROM runs WHERE run_id = ?",
+                (run_id,),
             ).fetchone()
             if row is None:
                 raise self._unknown(run_id)
@@ -298,11 +288,12 @@ class CheckpointStore:
                 status = _PENDING_STATUS[pending.kind].value
                 if pending.checkpoint_ref is None:
                     pending = pending.model_copy(update={"checkpoint_ref": ref})
-            update = {"ref": ref, "pending": pending, "created_at": datetime.fromisoformat(now)}
-            state = self._live_state(run_id).model_copy(update=update)
+            budget = self._load_json(BudgetStateV1, row[3], "budget")
+            head = _Head(step_seq=row[2], budget=budget, pending=pending, last_url=row[4],
+                         created_at=datetime.fromisoformat(now))  # fmt: skip
             conn.execute(
                 "INSERT INTO checkpoints (run_id, n, data, created_at) VALUES (?, ?, ?, ?)",
-                (run_id, n, state.model_dump_json(), now),
+                (run_id, n, head.model_dump_json(), now),
             )
             conn.execute(
                 "UPDATE runs SET last_checkpoint = ?, checkpoint_ref = ?, pending_json = ?, status = ?, "
@@ -311,28 +302,47 @@ class CheckpointStore:
             )
         return ref
 
-    def _live_state(self, run_id: str) -> CheckpointV1:
-        """What the run last committed, as a checkpoint named `chk://<run_id>/0` dated by that commit."""
+    def _state_at(self, run_id: str, ref: str, head: _Head) -> CheckpointV1:
+        """The run as it stood at a head: each step's newest row up to head.step_seq."""
         row = self._run_row(run_id)
         try:
-            steps = self._all(StepRunV1, _STEPS_SQL, run_id)
+            steps = self._all(StepRunV1, STEPS_SQL, (run_id, head.step_seq, run_id))
             return CheckpointV1(
-                ref=f"chk://{run_id}/0",
+                ref=ref,
                 run_id=run_id,
                 plan_id=row["plan_id"],
                 trace_id=row["trace_id"],
                 step_runs={s.step_id: s for s in steps},
-                evidence=self._all(EvidenceItem, _EVIDENCE_SQL, run_id),
-                budget=self._load_json(BudgetStateV1, row["budget_json"], "budget"),
-                pending=self._load_opt(PendingUserInput, row["pending_json"], "pending"),
+                evidence=self._all(EvidenceItem, EVIDENCE_SQL, (run_id, head.step_seq)),
+                budget=head.budget,
+                pending=head.pending,
                 actions_taken=[action for step in steps for action in step.actions],
-                last_url=row["last_url"],
-                created_at=row["updated_at"],
+                last_url=head.last_url,
+                created_at=head.created_at,
             )
         except (ValidationError, json.JSONDecodeError) as exc:
             raise CheckpointStoreError(
                 f"checkpoint store {self.path}: corrupt run {run_id!r}: {exc}"
             ) from exc
+
+    def _live_head(self, run_id: str) -> _Head:
+        """What the run last committed, dated by that commit."""
+        row = self._run_row(run_id)
+        return _Head(
+            step_seq=row["step_seq"],
+            budget=self._load_json(BudgetStateV1, row["budget_json"], "budget"),
+            pending=self._load_opt(PendingUserInput, row["pending_json"], "pending"),
+            last_url=row["last_url"],
+            created_at=row["updated_at"],
+        )
+
+    def _checkpoint(self, run_id: str, n: int, ref: str) -> CheckpointV1:
+        data = self._rows("SELECT data FROM checkpoints WHERE run_id = ? AND n = ?", (run_id, n))
+        if not data:
+            raise self._unknown(ref)
+        if '"step_seq"' not in data[0]:  # schema 1 stored the whole snapshot
+            return self._load_json(CheckpointV1, data[0], f"checkpoint {ref}")
+        return self._state_at(run_id, ref, self._load_json(_Head, data[0], f"checkpoint {ref}"))
 
     def load(self, ref_or_run_id: str) -> CheckpointV1:
         """A `chk://` ref gives that snapshot; a bare run_id (or n = 0) gives the latest saved state,
@@ -342,12 +352,9 @@ class CheckpointStore:
         run_id, n = (ref_or_run_id, 0) if is_run_id else parse_ref(ref_or_run_id)
         with self._tx(read=True):
             if n == 0:
-                state = self._live_state(run_id)
+                state = self._state_at(run_id, f"chk://{run_id}/0", self._live_head(run_id))
             else:
-                data = self._rows("SELECT data FROM checkpoints WHERE run_id = ? AND n = ?", (run_id, n))
-                if not data:
-                    raise self._unknown(ref_or_run_id)
-                state = self._load_json(CheckpointV1, data[0], f"checkpoint {ref_or_run_id}")
+                state = self._checkpoint(run_id, n, ref_or_run_id)
             return state.model_copy(update={"approvals": self.approvals(run_id)})
 
     def load_plan(self, run_id: str) -> ExecutionPlan:
@@ -371,7 +378,7 @@ class CheckpointStore:
 
     def approvals(self, run_id: str) -> list[Approval]:
         self._run_row(run_id)
-        return self._all(Approval, _APPROVALS_SQL, run_id)
+        return self._all(Approval, _APPROVALS_SQL, (run_id,))
 
     # --- finished runs and history -----------------------------------------------------------------
 

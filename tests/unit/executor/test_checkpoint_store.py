@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import sqlite3
@@ -16,7 +17,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from executor.checkpoint_store import (
-    SCHEMA_VERSION,
     CheckpointStore,
     CheckpointStoreError,
     RunSummary,
@@ -38,6 +38,7 @@ from executor.models import (
     StepStatus,
     ToolCallV1,
 )
+from executor.store_schema import SCHEMA_VERSION
 from planner.models import Budget, ExecutionPlan, PlanMode, PolicyGate, Step, StepType, TaskSpecV1
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
@@ -534,3 +535,72 @@ def test_random_step_runs_round_trip(store: CheckpointStore, step_run: StepRunV1
     cp = store.load("run_1")
     assert cp.step_runs[step_run.step_id] == step_run
     assert all(item in cp.evidence for item in step_run.evidence)
+
+
+#: The schema-1 layout (one rewritten row per step, whole snapshots in checkpoints), as files on disk
+#: written before the append-only step log still have it.
+_SCHEMA_1 = """
+CREATE TABLE runs (run_id TEXT PRIMARY KEY, plan_id TEXT NOT NULL, trace_id TEXT NOT NULL,
+    task TEXT NOT NULL, exec_mode TEXT NOT NULL, status TEXT NOT NULL, budget_json TEXT NOT NULL,
+    last_url TEXT, pending_json TEXT, checkpoint_ref TEXT, last_checkpoint INTEGER NOT NULL DEFAULT 0,
+    run_dir TEXT, bundle_json TEXT, created_at TEXT NOT NULL, updated_at TEXT NOT NULL);
+CREATE INDEX runs_created ON runs (created_at);
+CREATE TABLE plans (run_id TEXT PRIMARY KEY REFERENCES runs (run_id) ON DELETE CASCADE, data TEXT NOT NULL);
+CREATE TABLE step_runs (run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+    step_id TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (run_id, step_id));
+CREATE TABLE evidence (run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+    evidence_id TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (run_id, evidence_id));
+CREATE TABLE approvals (run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+    gate_id TEXT NOT NULL, step_id TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (run_id, gate_id, step_id));
+CREATE TABLE checkpoints (run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE,
+    n INTEGER NOT NULL, data TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (run_id, n));
+PRAGMA user_version = 1;
+"""
+
+
+def test_a_schema_1_file_is_migrated_and_its_old_checkpoints_still_load(db_path: Path) -> None:
+    s1, s2 = make_step("s1"), make_step("s2", StepStatus.RUNNING)
+    budget = BudgetStateV1(tool_calls_used=2).model_dump_json()
+    db_path.parent.mkdir(parents=True)
+    with sqlite3.connect(db_path) as raw:
+        raw.executescript(_SCHEMA_1)
+        raw.execute(
+            "INSERT INTO runs VALUES ('run_1', 'plan_1', 'trace_plan_1', 't', 'HYBRID', 'RUNNING', ?, "
+            "'https://x.test/', NULL, 'chk://run_1/1', 1, NULL, NULL, '2026-11-22T09:00:00+00:00', "
+            "'2026-11-22T09:00:01+00:00')",
+            (budget,),
+        )
+        raw.execute("INSERT INTO plans VALUES ('run_1', ?)", (make_plan().model_dump_json(),))
+        raw.execute("INSERT INTO step_runs VALUES ('run_1', 's1', ?)", (s1.model_dump_json(),))
+        raw.execute("INSERT INTO step_runs VALUES ('run_1', 's2', ?)", (s2.model_dump_json(),))
+        raw.execute("INSERT INTO evidence VALUES ('run_1', 'ev1', ?)", (evidence(1).model_dump_json(),))
+        snapshot_cp = {
+            "ref": "chk://run_1/1", "run_id": "run_1", "plan_id": "plan_1", "trace_id": "trace_plan_1",
+            "step_runs": {"s1": s1.model_dump(mode="json")}, "created_at": "2026-11-22T09:00:00+00:00",
+        }  # fmt: skip
+        raw.execute(
+            "INSERT INTO checkpoints VALUES ('run_1', 1, ?, '2026-11-22T09:00:00+00:00')",
+            (json.dumps(snapshot_cp),),
+        )
+    with CheckpointStore(db_path) as s:
+        old = s.load("chk://run_1/1")
+        assert list(old.step_runs) == ["s1"]
+        live = s.load("run_1")
+        assert list(live.step_runs) == ["s1", "s2"] and [e.evidence_id for e in live.evidence] == ["ev1"]
+        done = make_step("s2")
+        save(s, "run_1", done, evidence(2), used=3)
+        ref = s.save_checkpoint("run_1", None)
+        assert ref == "chk://run_1/2"
+        assert s.load(ref).step_runs == {"s1": s1, "s2": done}
+    with sqlite3.connect(db_path) as raw:
+        assert raw.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_a_checkpoint_keeps_the_step_as_it_was_when_the_step_is_saved_again(store: CheckpointStore) -> None:
+    paused = make_step("s1", StepStatus.RUNNING)
+    save(store, "run_1", paused, evidence(1))
+    ref = store.save_checkpoint("run_1", None)
+    save(store, "run_1", make_step("s1"), evidence(2), used=2)
+    assert store.load(ref).step_runs == {"s1": paused}
+    assert [e.evidence_id for e in store.load(ref).evidence] == ["ev1"]
+    assert store.load("run_1").step_runs["s1"].status is StepStatus.SUCCESS

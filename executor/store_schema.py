@@ -1,0 +1,53 @@
+"""The run store's SQLite schema and its migrations (executor/checkpoint_store.py uses them)."""
+
+SCHEMA_VERSION = 2
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS runs (
+    run_id TEXT PRIMARY KEY, plan_id TEXT NOT NULL, trace_id TEXT NOT NULL, task TEXT NOT NULL,
+    exec_mode TEXT NOT NULL, status TEXT NOT NULL, budget_json TEXT NOT NULL,
+    last_url TEXT, pending_json TEXT, checkpoint_ref TEXT,
+    last_checkpoint INTEGER NOT NULL DEFAULT 0, run_dir TEXT, bundle_json TEXT,
+    created_at TEXT NOT NULL, updated_at TEXT NOT NULL, step_seq INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX IF NOT EXISTS runs_created ON runs (created_at);
+-- The plan lives apart from the run row: that row is rewritten on every step, and SQLite rewrites a
+-- whole row on update, so a large plan inside it made each save cost O(plan size).
+CREATE TABLE IF NOT EXISTS plans (
+    run_id TEXT PRIMARY KEY REFERENCES runs (run_id) ON DELETE CASCADE, data TEXT NOT NULL);
+-- Append-only: a step saved twice (paused, then finished) has two rows; the newest up to a
+-- checkpoint's seq is the step as that checkpoint saw it.
+CREATE TABLE IF NOT EXISTS step_runs (
+    run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE, seq INTEGER NOT NULL,
+    step_id TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (run_id, seq));
+CREATE INDEX IF NOT EXISTS step_runs_by_step ON step_runs (run_id, step_id, seq);
+CREATE TABLE IF NOT EXISTS evidence (
+    run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE, evidence_id TEXT NOT NULL,
+    data TEXT NOT NULL, seq INTEGER NOT NULL DEFAULT 0, PRIMARY KEY (run_id, evidence_id));
+CREATE TABLE IF NOT EXISTS approvals (
+    run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE, gate_id TEXT NOT NULL,
+    step_id TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (run_id, gate_id, step_id));
+CREATE TABLE IF NOT EXISTS checkpoints (
+    run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE, n INTEGER NOT NULL,
+    data TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (run_id, n));
+"""
+
+#: Each step's newest row up to a seq, in the order steps were first saved.
+STEPS_SQL = """SELECT s.data FROM step_runs s JOIN (
+    SELECT step_id, MAX(seq) AS last, MIN(seq) AS first FROM step_runs
+    WHERE run_id = ? AND seq <= ? GROUP BY step_id) g
+  ON s.run_id = ? AND s.step_id = g.step_id AND s.seq = g.last ORDER BY g.first"""
+EVIDENCE_SQL = "SELECT data FROM evidence WHERE run_id = ? AND seq <= ? ORDER BY rowid"
+#: Schema 1 kept one row per step, rewritten in place, and whole snapshots in checkpoints.
+MIGRATE_1_TO_2 = """
+ALTER TABLE step_runs RENAME TO step_runs_v1;
+ALTER TABLE runs ADD COLUMN step_seq INTEGER NOT NULL DEFAULT 0;
+ALTER TABLE evidence ADD COLUMN seq INTEGER NOT NULL DEFAULT 0;
+CREATE TABLE step_runs (
+    run_id TEXT NOT NULL REFERENCES runs (run_id) ON DELETE CASCADE, seq INTEGER NOT NULL,
+    step_id TEXT NOT NULL, data TEXT NOT NULL, PRIMARY KEY (run_id, seq));
+CREATE INDEX step_runs_by_step ON step_runs (run_id, step_id, seq);
+INSERT INTO step_runs (run_id, seq, step_id, data)
+    SELECT run_id, ROW_NUMBER() OVER (PARTITION BY run_id ORDER BY rowid), step_id, data FROM step_runs_v1;
+UPDATE runs SET step_seq = (SELECT COUNT(*) FROM step_runs WHERE step_runs.run_id = runs.run_id);
+DROP TABLE step_runs_v1;
+"""
