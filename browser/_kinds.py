@@ -35,6 +35,7 @@ from browser.models import (
 from browser.observe import INDEX_ATTR
 from browser.session import BrowserSession
 from browser.targets import Resolution, native_locator, resolve
+from common.secrecy import REDACTED
 
 OK = OutcomeStatus.OK
 SENSITIVE_MARK = "data-waypost-sensitive"
@@ -210,7 +211,7 @@ async def extract(session: BrowserSession, action: ExtractAction, limit_ms: floa
         assert locator is not None  # the model validator requires a target for attributes
         assert action.attribute is not None
         if action.attribute.lower() == "value" and await locator.evaluate(_IS_SENSITIVE):
-            outcome.value = "[REDACTED]"
+            outcome.value = REDACTED
         else:
             outcome.value = await locator.get_attribute(action.attribute, timeout=limit_ms)
     return outcome

@@ -47,7 +47,8 @@ class RunResources:
         self.launch_options = launch_options or LaunchOptions()
         self.policy = policy or BrowserPolicy()
         self.vault = SecretVault(dict(secrets or {}))
-        self.redactor = Redactor(list((secrets or {}).values()))
+        # one source of values: the receipts redactor knows what the vault holds, no more, no less
+        self.redactor = Redactor(self.vault.values())
         self._driver_factory = driver_factory
         self._fsync = fsync
         self._driver: BrowserDriver | None = None

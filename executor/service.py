@@ -31,6 +31,10 @@ class UnknownRun(LookupError):
     """No run with that id in the store."""
 
 
+class UndeclaredSecret(ValueError):
+    """A value was supplied for a secret the run's task never declared: it would be used nowhere."""
+
+
 #: Builds a run's resources; the third argument holds the secrets the run's task declared.
 SecretAwareResources = Callable[[str, Path, Mapping[str, str]], RunResources]
 
@@ -109,10 +113,14 @@ class AgentCore:
         approval_policy: ApprovalPolicy = ApprovalPolicy.ASK,
         events: EventSink | None = None,
         confirm: ConfirmHandler | None = None,
+        secrets: Mapping[str, str] | None = None,
     ) -> RunBundleV1:
-        """Continues a paused or interrupted run. `approve_pending` answers the gate it stopped at."""
+        """Continues a paused or interrupted run. `approve_pending` answers the gate it stopped at;
+        `secrets` re-supplies declared values a run resumed in another process no longer has."""
         if not any(r.run_id == run_id for r in self.store.list_runs(limit=10_000)):
             raise UnknownRun(f"no run {run_id!r} in {self.store.path}")
+        if secrets:
+            self.supply_secrets(run_id, secrets)
         plan = self.store.load_plan(run_id)
         state = self.store.load(run_id)
         given = list(approvals)
@@ -147,6 +155,23 @@ class AgentCore:
             launch_options=self.launch_options,
             include_risky=include_risky,
         )
+
+    def missing_secrets(self, run_id: str) -> list[str]:
+        """Names the run's task declared that this process holds no value for (values are never
+        stored, so a run planned in an earlier session needs them again before it types them)."""
+        plan = self.store.load_plan(run_id)
+        held = self._secrets.get(plan.plan_id, {})
+        return sorted({ref.name for ref in (plan.task.secrets if plan.task else [])} - set(held))
+
+    def supply_secrets(self, run_id: str, secrets: Mapping[str, str]) -> None:
+        """Gives a run its declared secrets again, in memory only (the window asks for them)."""
+        plan = self.store.load_plan(run_id)
+        declared = {ref.name for ref in (plan.task.secrets if plan.task else [])}
+        unknown = sorted(set(secrets) - declared)
+        if unknown:
+            raise UndeclaredSecret(f"run {run_id!r} declared no secret named {', '.join(unknown)}")
+        held = self._secrets.setdefault(plan.plan_id, {})
+        held.update({name: SecretStr(value) for name, value in secrets.items()})
 
     def history(self, limit: int = 100) -> list[RunSummary]:
         return self.store.list_runs(limit=limit)

@@ -23,6 +23,8 @@ from pydantic import (
 from common.contracts import Contract as Contract
 from common.contracts import new_id as new_id
 from common.contracts import utc_now as utc_now
+from common.secrecy import NAME as SECRET_NAME
+from common.secrecy import placeholder
 
 # --- enums -------------------------------------------------------------------------------------
 
@@ -206,7 +208,7 @@ class Constraints(Contract):
 class SecretRef(Contract):
     """A secret the task declared; the plan only ever holds its placeholder, never the value."""
 
-    name: Annotated[str, StringConstraints(pattern=r"^[a-z][a-z0-9_]{0,39}$")]
+    name: Annotated[str, StringConstraints(pattern=rf"^{SECRET_NAME}$")]
     kind: Literal["password", "token", "card_number", "other"] = "other"
 
     @property
@@ -215,7 +217,7 @@ class SecretRef(Contract):
 
 
 def secret_placeholder(name: str) -> str:
-    return "{{secret:" + name + "}}"
+    return placeholder(name)
 
 
 class TaskSpecV1(Contract):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from common.secrecy import PLACEHOLDER
 from planner._text import Text, fold, search_terms, strip_quotes
 from planner.lexicon import ACTION
 
@@ -35,7 +36,6 @@ _STOP = re.compile(
     r"(?i)\s*(?:[,;()\n]|\s(?:and|và|va|then|rồi|roi|but|nhưng|nhung|after that|sau đó)\s|\.\s|\.$|$)"
 )
 _EMAIL = re.compile(r"^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
-_PLACEHOLDER = re.compile(r"\{\{secret:[a-z0-9_]+\}\}")
 #: "fill the email field" names a field, not a value (lower case only: "An" is a name).
 _BAD_VALUE = re.compile(r"^(?:field|fields|box|input|ô|trường|the|a|an|form|it|này|Field|The|Form)\b")
 #: Addresses hold commas ("12 Ly Thuong Kiet, Ha Noi"): they end at the next field or a clause.
@@ -62,7 +62,7 @@ def extract_payload(text: Text) -> dict[str, str]:
     start = _action_start(text)
     if start is None:
         return {}
-    secret_spans = [m.span() for m in _PLACEHOLDER.finditer(text.original)]
+    secret_spans = [m.span() for m in PLACEHOLDER.finditer(text.original)]
     hits = [
         m
         for m in search_terms(text, _ALL_WORDS)

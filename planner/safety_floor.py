@@ -10,11 +10,11 @@ http(s) URLs survive.
 
 from __future__ import annotations
 
-import re
 from urllib.parse import urlsplit
 
 from pydantic import SecretStr, ValidationError
 
+from common.secrecy import placeholder_names
 from planner.builders import BUDGETS
 from planner.draft import PlanDraft, draft_steps, draft_sub_queries
 from planner.gates import make_gate
@@ -32,7 +32,6 @@ from planner.secrets import redact
 
 MAX_STEPS = 12
 _LOGIN_FIELDS = ("username", "email", "password")
-_PLACEHOLDER = re.compile(r"\{\{secret:([a-z0-9_]+)\}\}")
 
 
 def apply_safety_floor(
@@ -204,7 +203,7 @@ def _protect_secrets(
             clean: dict[str, str] = {}
             for key, value in payload.items():
                 text = redact(str(value), secrets)
-                names = set(_PLACEHOLDER.findall(text))
+                names = set(placeholder_names(text))
                 if names - declared:
                     codes.append(f"SAFETY_FLOOR:undeclared_secret_dropped:{key}")
                     continue

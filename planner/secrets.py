@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from pydantic import SecretStr
 
+from common.secrecy import is_placeholder
 from planner.models import SecretRef, secret_placeholder
 
 _SEP = r"(?P<sep>\s*(?:\bis\b|=|:|\blà\b|\bla\b)?)\s*"
@@ -34,7 +35,6 @@ _PATTERNS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("card_cvv", "other", re.compile(rf"(?i)\b(?:cvv|cvc|cvv2){_SEP}(?P<value>\d{{3,4}})\b")),
 )
 _CARD = re.compile(r"(?<![\d-])(?P<value>\d(?:[ -]?\d){12,18})(?![\d-])")
-_PLACEHOLDER = re.compile(r"^\{\{secret:[a-z][a-z0-9_]*\}\}$")
 
 
 def luhn_ok(digits: str) -> bool:
@@ -98,7 +98,7 @@ def _replace(scan: SecretScan, pattern: re.Pattern[str], base: str, kind: str) -
     for m in pattern.finditer(scan.text):
         raw = m.group("value")
         value = _unquote(raw.rstrip("."))
-        if not value or _PLACEHOLDER.match(value) or "{{secret:" in raw:
+        if not value or is_placeholder(value) or "{{secret:" in raw:
             continue
         if not _looks_secret(m, value):
             continue

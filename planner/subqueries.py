@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
+from common.secrecy import PLACEHOLDER
 from planner import lexicon as lx
 from planner._text import Text, collapse_spaces, search_terms
 from planner.models import Intent, SubQuery, SubQueryRole, TaskSpecV1
@@ -40,7 +41,7 @@ def research_clause(spec: TaskSpecV1) -> str:
 
 def bare_topic(spec: TaskSpecV1) -> str:
     """The research topic with nothing filled in: empty when the task names no subject at all."""
-    clause = re.sub(r"\([^)]*\)|\{\{secret:[a-z0-9_]+\}\}", " ", research_clause(spec))
+    clause = re.sub(r"\([^)]*\)|" + PLACEHOLDER.pattern, " ", research_clause(spec))
     text = Text(clause)
     chars = list(clause)
     for m in search_terms(text, lx.RESEARCH + _FILLER + lx.NO_SUBMIT):
@@ -51,7 +52,7 @@ def bare_topic(spec: TaskSpecV1) -> str:
 
 def topic_of(spec: TaskSpecV1) -> str:
     """The research clause without research verbs, filler, secrets or parentheses."""
-    clause = re.sub(r"\([^)]*\)|\{\{secret:[a-z0-9_]+\}\}|https?://\S+", " ", research_clause(spec))
+    clause = re.sub(r"\([^)]*\)|" + PLACEHOLDER.pattern + r"|https?://\S+", " ", research_clause(spec))
     text = Text(clause)
     chars = list(clause)
     for m in search_terms(text, lx.RESEARCH + _FILLER + lx.NO_SUBMIT):

@@ -14,8 +14,8 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, TypeAdapter, field_validator
 
 from common.contracts import Contract, new_id, utc_now
+from common.secrecy import REDACTED as REDACTED
 
-REDACTED = "[REDACTED]"
 GENESIS_HASH = "0" * 64
 SHA256_PATTERN = r"^[0-9a-f]{64}$"
 Sha256 = Annotated[str, Field(pattern=SHA256_PATTERN)]

@@ -30,6 +30,7 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel
 
+from common.secrecy import is_placeholder
 from receipts.chain import encode_line, seal
 from receipts.errors import ReceiptsError, RecorderClosedError, RedactionError
 from receipts.interface import CaptureLike, OutcomeLike, Scope
@@ -54,7 +55,6 @@ from receipts.models import (
 from receipts.redaction import Redactor, redact_zip
 from receipts.resume import open_chain
 
-_PLACEHOLDER = re.compile(r"^\{\{secret:[a-z][a-z0-9_]{0,39}\}\}$")
 _R = TypeVar("_R", bound=Record)
 _SLUG = re.compile(r"[^A-Za-z0-9_-]+")
 
@@ -228,13 +228,13 @@ class JsonlRecorder:
         if value is None:
             return None
         for item in [value] if isinstance(value, str) else value:
-            if not _PLACEHOLDER.match(item):
+            if not is_placeholder(item):
                 # Too short to search for elsewhere: the field itself is still hidden.
                 with contextlib.suppress(RedactionError):
                     self.redactor.add_secret(item)
         if isinstance(value, str):
-            return value if _PLACEHOLDER.match(value) else REDACTED
-        return [v if _PLACEHOLDER.match(v) else REDACTED for v in value]
+            return value if is_placeholder(value) else REDACTED
+        return [v if is_placeholder(v) else REDACTED for v in value]
 
     # --- records -------------------------------------------------------------------------------
 

@@ -2,23 +2,22 @@
 
 Every text a run writes passes through one `Redactor`: record fields, snapshots, notes, log lines and
 the text members of a Playwright trace. A secret is caught as typed and in the encodings it commonly
-takes on its way into a URL, HTML or JSON (percent-encoded, form-encoded, HTML- or JSON-escaped).
+takes on its way into a URL, HTML, JSON or a header (common/secrecy.py: percent- and form-encoded,
+HTML- or JSON-escaped, base64).
 Values of sensitive fields are dropped whole and then also treated as secrets, so an echo of a typed
 password later in a URL or page text is caught too. Screenshot masking is the browser layer's job.
 """
 
 from __future__ import annotations
 
-import html
-import json
 import logging
 import re
 import zipfile
 from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, quote_plus
 
+from common.secrecy import secret_forms
 from receipts.errors import RedactionError
 from receipts.layout import write_atomic
 from receipts.models import REDACTED
@@ -37,23 +36,6 @@ _URL_PARAM = re.compile(
     re.IGNORECASE,
 )
 _URL_USERINFO = re.compile(r"(://[^/\s:@]+:)([^@\s/]+)(@)")
-_PERCENT = re.compile(r"%[0-9A-F]{2}")
-
-
-def _variants(secret: str) -> set[str]:
-    """The forms a secret takes in URLs, HTML and JSON, each of which must be caught."""
-    forms = {
-        secret,
-        quote(secret, safe=""),
-        quote(secret),
-        quote_plus(secret),
-        html.escape(secret),
-        html.escape(secret, quote=False),
-        json.dumps(secret)[1:-1],
-        json.dumps(secret, ensure_ascii=False)[1:-1],
-    }
-    forms |= {_PERCENT.sub(lambda m: m.group(0).lower(), f) for f in forms}
-    return {f for f in forms if f}
 
 
 class Redactor:
@@ -92,7 +74,7 @@ class Redactor:
         if secret in self._secrets:
             return
         self._secrets.add(secret)
-        forms = sorted(set().union(*(_variants(s) for s in self._secrets)), key=len, reverse=True)
+        forms = sorted(set().union(*(secret_forms(s) for s in self._secrets)), key=len, reverse=True)
         self._pattern = re.compile("|".join(re.escape(f) for f in forms))
 
     def add_sensitive_field(self, name: str) -> None:

@@ -14,11 +14,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from common.secrecy import REDACTED
 from executor.act.progress import StepProgress
 from receipts.redaction import Redactor
 
 INPUT_KINDS = ("fill", "select", "check")
-REDACTED = "[REDACTED]"
 _MAX_STATE = 4000
 
 

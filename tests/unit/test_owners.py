@@ -28,6 +28,8 @@ OWNERS: dict[str, frozenset[str]] = {
     "GateDecisionV1": frozenset({"executor/gatekeeper.py", "executor/gate_desk.py"}),
     "ConfirmRequest": frozenset({"executor/gate_desk.py"}),
 }
+#: Secrets: the placeholder grammar and the redaction marker are spelled once, in the secrets owner.
+SECRETS_OWNER = "common/secrecy.py"
 MAX_FUNCTION_LINES = 60
 MAX_MODULE_LINES = 450
 
@@ -57,6 +59,22 @@ def owner_violations(root: Path = ROOT) -> list[str]:
     return problems
 
 
+def secret_spellings(root: Path = ROOT) -> list[str]:
+    """String constants that re-spell the placeholder pattern or the redaction marker."""
+    problems: list[str] = []
+    for package in PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            rel = path.relative_to(root).as_posix()
+            if rel == SECRETS_OWNER:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"), filename=rel)):
+                if not isinstance(node, ast.Constant) or not isinstance(node.value, str):
+                    continue
+                if "\\{\\{secret" in node.value or node.value == "[REDACTED]":
+                    problems.append(f"{rel}:{node.lineno} spells {node.value[:30]!r}")
+    return problems
+
+
 def size_violations(root: Path = ROOT) -> list[str]:
     problems: list[str] = []
     for path in sorted((root / "executor").rglob("*.py")):
@@ -74,6 +92,18 @@ def size_violations(root: Path = ROOT) -> list[str]:
 
 def test_gates_and_run_state_have_one_owner() -> None:
     assert owner_violations() == []
+
+
+def test_secrets_grammar_and_marker_are_spelled_once() -> None:
+    assert secret_spellings() == []
+
+
+def test_the_checker_catches_a_second_placeholder_pattern(tmp_path: Path) -> None:
+    for name in PACKAGES:
+        (tmp_path / name).mkdir()
+    (tmp_path / "planner" / "p.py").write_text('import re\nP = re.compile(r"\\{\\{secret:([a-z]+)\\}\\}")\n')
+    (problem,) = secret_spellings(tmp_path)
+    assert "planner/p.py:2" in problem
 
 
 def test_executor_functions_and_modules_stay_short() -> None:

@@ -1,0 +1,166 @@
+"""The secrets owner: the placeholder grammar, the vault and the one way a secret value is scrubbed.
+
+A secret typed into a task becomes `{{secret:NAME}}` at once (planner/secrets.py); plans, actions,
+checkpoints and receipts carry only that placeholder. The value lives in a SecretVault for the life
+of one process and is resolved only at the moment the browser driver types it. Anything that leaves
+the browser, or is written to disk, passes through the vault's redactor, which knows the forms a
+value takes on its way into a URL, a page, JSON or an HTTP header: plain, percent- and
+form-encoded, HTML-escaped, JSON-escaped and base64. Nothing here writes a value anywhere; a run
+resumed in another process gets its values supplied again (docs/architecture.md, "Secrets").
+"""
+
+from __future__ import annotations
+
+import base64
+import html
+import json
+import re
+from collections.abc import Iterable, Mapping
+from typing import Any, TypeVar
+from urllib.parse import quote, quote_plus
+
+from pydantic import BaseModel
+
+REDACTED = "[REDACTED]"
+#: A secret's name: what SecretRef.name, the vault and every placeholder accept.
+NAME = r"[a-z][a-z0-9_]{0,39}"
+#: The one placeholder grammar; group 1 is the name.
+PLACEHOLDER = re.compile(r"\{\{secret:(" + NAME + r")\}\}")
+
+ModelT = TypeVar("ModelT", bound=BaseModel)
+_PERCENT = re.compile(r"%[0-9A-F]{2}")
+
+
+class UnknownSecret(KeyError):
+    """A placeholder names a secret that was never declared to the vault."""
+
+
+def placeholder(name: str) -> str:
+    return "{{secret:" + name + "}}"
+
+
+def is_placeholder(text: str) -> bool:
+    """The whole text is one placeholder (a field value the planner wrote, not a literal)."""
+    return PLACEHOLDER.fullmatch(text) is not None
+
+
+def placeholder_names(text: str) -> list[str]:
+    return PLACEHOLDER.findall(text)
+
+
+def secret_forms(value: str) -> set[str]:
+    """The forms a value takes in URLs, HTML, JSON and headers, each of which must be caught."""
+    raw = value.encode("utf-8")
+    forms = {
+        value,
+        quote(value, safe=""),
+        quote(value),
+        quote_plus(value),
+        html.escape(value),
+        html.escape(value, quote=False),
+        json.dumps(value)[1:-1],
+        json.dumps(value, ensure_ascii=False)[1:-1],
+    }
+    for encoded in (base64.b64encode(raw), base64.urlsafe_b64encode(raw)):
+        text = encoded.decode("ascii")
+        forms |= {text, text.rstrip("=")}
+    forms |= {_PERCENT.sub(lambda m: m.group(0).lower(), f) for f in forms}
+    return {f for f in forms if f}
+
+
+class SecretRedactor:
+    """Replaces every form of every declared value with [REDACTED], longest first, in one pass."""
+
+    def __init__(self, values: Iterable[str] = ()) -> None:
+        self._values: set[str] = set()
+        self._pattern: re.Pattern[str] | None = None
+        for value in values:
+            self.add(value)
+
+    def __repr__(self) -> str:  # never print the values
+        return f"SecretRedactor(values={len(self._values)})"
+
+    def add(self, value: str) -> None:
+        if not value or value in self._values:
+            return
+        self._values.add(value)
+        forms = sorted(set().union(*(secret_forms(v) for v in self._values)), key=len, reverse=True)
+        self._pattern = re.compile("|".join(re.escape(f) for f in forms))
+
+    def text(self, value: str) -> str:
+        return value if self._pattern is None else self._pattern.sub(REDACTED, value)
+
+    def contains(self, value: str) -> bool:
+        return self._pattern is not None and self._pattern.search(value) is not None
+
+    def data(self, data: Any) -> Any:
+        """Every string inside plain JSON-like data (dicts, lists, scalars)."""
+        if isinstance(data, str):
+            return self.text(data)
+        if isinstance(data, list | tuple):
+            return [self.data(item) for item in data]
+        if isinstance(data, dict):
+            return {key: self.data(value) for key, value in data.items()}
+        return data
+
+
+class SecretVault:
+    """Holds name -> value for one run in this process only. Never printed: repr shows names only."""
+
+    def __init__(self, secrets: Mapping[str, str] | None = None) -> None:
+        self._values: dict[str, str] = {}
+        self.redactor = SecretRedactor()
+        for name, value in (secrets or {}).items():
+            self.add(name, value)
+
+    def add(self, name: str, value: str) -> None:
+        """Declares (or re-supplies, on resume) one secret."""
+        if not is_placeholder(placeholder(name)):
+            raise ValueError(f"secret name {name!r} must match {NAME}")
+        self._values[name] = value
+        self.redactor.add(value)
+
+    @property
+    def names(self) -> list[str]:
+        return sorted(self._values)
+
+    def values(self) -> list[str]:
+        """For a redactor that must know the same values (receipts); never for writing."""
+        return list(self._values.values())
+
+    def missing(self, names: Iterable[str]) -> list[str]:
+        """Declared names this vault holds no value for: what a resumed run must be given again."""
+        return sorted({n for n in names if n not in self._values})
+
+    def __repr__(self) -> str:
+        return f"SecretVault(names={self.names})"
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._values
+
+    @staticmethod
+    def has_placeholder(text: str) -> bool:
+        return PLACEHOLDER.search(text) is not None
+
+    def resolve(self, text: str) -> str:
+        """Replaces every placeholder in `text` with its value; only the driver calls this."""
+
+        def value_of(match: re.Match[str]) -> str:
+            name = match.group(1)
+            if name not in self._values:
+                raise UnknownSecret(name)
+            return self._values[name]
+
+        return PLACEHOLDER.sub(value_of, text)
+
+    def redact(self, text: str) -> str:
+        return self.redactor.text(text)
+
+    def redact_data(self, data: Any) -> Any:
+        return self.redactor.data(data)
+
+    def redact_model(self, model: ModelT) -> ModelT:
+        """A copy of a pydantic model with every string field (nested too) redacted."""
+        if not self._values:
+            return model
+        return type(model).model_validate(self.redact_data(model.model_dump(mode="python")))
