@@ -1,4 +1,5 @@
-"""`waypost`: the command line. Every command prints JSON with --json and exits with DESIGN.md's codes."""
+"""`waypost`: the command line. Every command prints JSON with --json and exits with the codes of
+docs/architecture.md."""
 
 from __future__ import annotations
 

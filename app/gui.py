@@ -1,4 +1,5 @@
-"""`waypost gui`: the QApplication on a qasync loop, as ENVIRONMENT.md measured to work.
+"""`waypost gui`: the QApplication on a qasync loop, as measured to work (docs/architecture.md,
+"Platform notes").
 
 main() awaits an asyncio.Event set when the window closes, then lets the run wind down (a gate
 waiting for an answer pauses, so the run stays resumable). The app is never quit while

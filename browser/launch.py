@@ -1,4 +1,5 @@
-"""Starting or attaching to Chromium with the flags that work on these machines (ENVIRONMENT.md).
+"""Starting or attaching to Chromium with the flags that work on our machines (docs/architecture.md,
+"Platform notes").
 
 One function per way of getting a browser context: fresh launch, persistent profile, CDP attach,
 Playwright server. The caller (session.py) owns what comes back and closes it.

@@ -420,7 +420,7 @@ class PageCapture(Contract):
 
 
 class BrowserPolicy(Contract):
-    """Guards the browser layer enforces whatever the prompt said (DESIGN.md section 8)."""
+    """Guards the browser layer enforces whatever the prompt said (docs/architecture.md, "Gates")."""
 
     allowed_schemes: list[str] = Field(default_factory=list)
     allowed_domains: list[str] = Field(default_factory=list)

@@ -1,4 +1,4 @@
-"""`run_stage4(plan, runtime, exec_mode=None)`: the seed's one-call entry point over RunConductor."""
+"""`run_plan(plan, runtime, exec_mode=None)`: the one-call entry point over RunConductor."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from planner.models import ExecutionPlan
 STORE_FILENAME = "waypost.sqlite3"
 
 
-async def run_stage4(
+async def run_plan(
     plan: ExecutionPlan,
     runtime: RuntimeCtxV1,
     exec_mode: ExecMode | None = None,

@@ -1,6 +1,6 @@
 """Gatekeeper: ALLOW / DENY / NEED_CONFIRM for a step, from its family, its gate, safe_mode and approvals.
 
-An approval covers exactly one (run, gate, step). The only broader form is the seed's
+An approval covers exactly one (run, gate, step). The only broader form is the
 `confirmed_gates` flag, and it is spent by the first step that reaches that gate.
 """
 
@@ -9,7 +9,7 @@ from __future__ import annotations
 from executor.models import Approval, ExecMode, GateDecisionV1, GateVerdict
 from planner.models import ExecutionPlan, GateKind, Step
 
-#: Gate kinds that clarify/fallback mode refuses outright instead of asking (seed 000, mode D).
+#: Gate kinds that clarify/fallback mode refuses outright instead of asking (docs/architecture.md).
 _CLARIFY_DENIED = frozenset({GateKind.LOGIN, GateKind.PAYMENT, GateKind.PURCHASE, GateKind.DELETE})
 
 DEFAULT_ACTION_GATE = "gate_action"

@@ -1,6 +1,7 @@
-"""Memory (seed 003 section 5): what later runs on the same site should know, in its own SQLite file.
+"""Memory: what later runs on the same site should know, in its own SQLite file
+(docs/architecture.md, "The ACT loop").
 
-Only the runtime writes here, never cognition, and only at the seed's moments:
+Only the runtime writes here, never cognition, and only at three moments:
 - a task step is done: its final summary (kind "summary");
 - an action succeeded and is reusable: a site's form field and the target that worked (kind "field",
   key = the payload key, value = {"target": ..., "label": ...});

@@ -1,7 +1,7 @@
-"""Stage 4 contracts: the runtime context, step runs, gate decisions, evidence, checkpoints, bundles.
+"""Executor contracts: the runtime context, step runs, gate decisions, evidence, checkpoints, bundles.
 
-Names and fields follow seed 000 section 7; additions (timings, reasons, approvals scoped to
-run+gate+step, budget state) are what a person needs to trust and resume a run.
+Names and fields are the run contracts of docs/architecture.md; additions (timings, reasons,
+approvals scoped to run+gate+step, budget state) are what a person needs to trust and resume a run.
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ class RunStatus(StrEnum):
     BLOCKED_POLICY = "BLOCKED_POLICY"
 
 
-#: Exit codes of DESIGN.md section 6, shared by every CLI command that ends a run.
+#: Exit codes (docs/architecture.md), shared by every CLI command that ends a run.
 EXIT_CODES: dict[RunStatus, int] = {
     RunStatus.SUCCESS: 0,
     RunStatus.FAILED: 1,
@@ -94,12 +94,11 @@ class Approval(Contract):
 
 class RuntimeCtxV1(Contract):
     schema_version: Literal["RuntimeCtxV1@1"] = "RuntimeCtxV1@1"
-    tab_handle: str = ""
     safe_mode: bool = True
     permissions: list[str] = Field(default_factory=list)
     rate_profile: Literal["low", "med", "high"] = "med"
     resume_checkpoint_ref: str | None = None
-    #: Seed-compatible approvals ({"gate_action": True}); on resume they cover the pending step only.
+    #: Gate flags ({"gate_action": True}); on resume they cover the pending step only.
     confirmed_gates: dict[str, bool] = Field(default_factory=dict)
     approvals: list[Approval] = Field(default_factory=list)
     approval_policy: ApprovalPolicy = ApprovalPolicy.ASK

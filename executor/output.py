@@ -1,4 +1,4 @@
-"""OutputFormatter: one RunBundle shape for every ending of a run (DESIGN.md section 2 statuses)."""
+"""OutputFormatter: one RunBundle shape for every ending of a run (statuses: docs/architecture.md)."""
 
 from __future__ import annotations
 

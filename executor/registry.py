@@ -9,7 +9,7 @@ from executor.tool_engine import ToolCallEngine
 from executor.tools import ToolContext, ToolOutput
 from planner.models import Step, StepType
 
-#: Seed 000 section 9, plus the coarse families of seed 001 and the goal-driven ACT.
+#: The fine step types, the coarse families and the goal-driven ACT (docs/architecture.md).
 DEFAULT_TOOL_KEYS: dict[StepType, str] = {
     StepType.WEB_SEARCH: "web_search",
     StepType.OPEN_URL: "open_url",

@@ -18,7 +18,7 @@ class RetryPolicy(Contract):
     max_delay_s: float = Field(default=4.0, ge=0)
 
 
-#: Seed 000 section 4: research retries a search once, actions retry a click/fill once, clarify mode
+#: Research retries a search once, actions retry a click/fill once, clarify mode
 #: never retries (a timeout there becomes NEEDS_CLARIFICATION at once).
 MODE_RETRY_POLICIES: dict[ExecMode, RetryPolicy] = {
     ExecMode.RESEARCH_ONLY: RetryPolicy(max_attempts=2),

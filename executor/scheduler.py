@@ -1,9 +1,9 @@
 """StepScheduler: dependency readiness plus the mode guard of all five exec modes.
 
-Linear over a whole run: in-degree counters and a ready heap replace the seed's rescan of every
+Linear over a whole run: in-degree counters and a ready heap replace a rescan of every
 step on every pick, so a 10,000-step plan costs O(n log n) in total, not O(n^2).
 
-Guards (DESIGN.md section 2):
+Guards (docs/architecture.md, "The five modes"):
 - RESEARCH_ONLY refuses action-family steps; ACTION_ONLY refuses search/read/summarise steps;
   CLARIFY_OR_FALLBACK allows OPEN_URL, EXTRACT_DOM and one WEB_SEARCH.
 - HYBRID holds every action step while a research step is unfinished (research that itself

@@ -1,4 +1,4 @@
-"""LLMPlanner (seed 004's Architect): the rule plan is the baseline the model refines, under a floor.
+"""LLMPlanner, the architect: the rule plan is the baseline the model refines, under a floor.
 
 Flow: understand -> rule plan (also the safety floor) -> one structured model call -> draft ->
 safety floor -> plan. Any model failure returns the rule plan with LLM_FALLBACK:<reason>; the
@@ -81,7 +81,7 @@ class LLMPlanner:
     async def replan(
         self, task: str | Understanding, context: ContextPack | None, previous: ExecutionPlan, reason: str
     ) -> ExecutionPlan:
-        """A new plan for the same task, told why the previous one needs replacing (seed 004 section 4)."""
+        """A new plan for the same task, told why the previous one needs replacing ."""
         steps = ", ".join(f"{s.step_id}:{s.type_name}" for s in previous.steps)
         return await self._plan(task, context, f"{reason} (previous plan {previous.plan_id}: {steps})")
 

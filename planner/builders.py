@@ -1,4 +1,4 @@
-"""Stage 3 plan builders, one per mode (seed 002 section 6.3), all sharing the same step makers.
+"""Plan builders, one per mode, all sharing the same step makers.
 
 Step ids are stable (stp_r1, stp_f1, stp_c1, stp_a1 ...) so plans diff cleanly and goldens stay
 readable; plan and trace ids are random. Every ACT step carries a gate.

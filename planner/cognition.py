@@ -1,4 +1,5 @@
-"""Cognition for ACT steps (seed 003): (goal, payload, observation, history) -> CognitionDecision.
+"""Cognition for ACT steps: (goal, payload, observation, history) -> CognitionDecision
+(docs/architecture.md, "The ACT loop").
 
 A pure decision: no I/O, no state. The executor's act loop observes, asks, performs the actions,
 and asks again with the outcomes in `history`. RuleCognition fills forms from a payload by matching
@@ -246,7 +247,7 @@ def rule_decide(
 
 
 def guard_low_confidence(decision: CognitionDecision, goal: str) -> CognitionDecision:
-    """Seed 003: below LOW_CONFIDENCE an irreversible step becomes a question, never an action."""
+    """Below LOW_CONFIDENCE an irreversible step becomes a question, never an action."""
     if decision.confidence >= LOW_CONFIDENCE or not _IRREVERSIBLE_GOAL.match(goal):
         return decision
     if not any(a.get("kind") in ("click", "press") for a in decision.actions):

@@ -1,4 +1,4 @@
-"""Stage 1: one ContextPack from what the person has open (tab, selection, files) and the task text."""
+"""One ContextPack from what the person has open (tab, selection, files) and the task text."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The critic (seed 004): judges one step's result against the plan's verify criteria.
+"""The critic: judges one step's result against the plan's verify criteria.
 
 It only reads data (a StepOutcome) and answers ok / replan / stop; the executor decides what to do
 with the answer. Replans are bounded: once `max_replans` is used, a replan-worthy result is `stop`.

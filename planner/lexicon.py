@@ -50,7 +50,7 @@ ACTION = (
     "trả lời email", "thêm vào giỏ", "vào giỏ",
 )
 
-#: Reading state that only exists behind the UI (seed 002 signal 3, narrowed to the person's own state).
+#: Reading state that only exists behind the UI (narrowed to the person's own state).
 STATE_FIRST = (
     "my account", "my plan", "my subscription", "my settings", "my profile", "my dashboard", "my orders",
     "my order", "my billing", "my inbox", "my cart", "am i using", "am i on", "am i subscribed",

@@ -48,7 +48,7 @@ class LLMSettings(BaseModel):
 
     @classmethod
     def from_env(cls, env: Mapping[str, str], **overrides: Any) -> LLMSettings:
-        """DESIGN.md section 6: OPENAI_API_KEY, OPENAI_BASE_URL, WAYPOST_MODEL (flags override)."""
+        """OPENAI_API_KEY, OPENAI_BASE_URL, WAYPOST_MODEL; flags override (docs/architecture.md)."""
         values: dict[str, Any] = {}
         if env.get("OPENAI_API_KEY"):
             values["api_key"] = SecretStr(env["OPENAI_API_KEY"])

@@ -1,4 +1,4 @@
-"""Stage 1-3 contracts: what the planner understands of a task and the plan it hands to the executor.
+"""Planner contracts: what the planner understands of a task and the plan it hands to the executor.
 
 Every model carries a `schema_version` so stored plans and checkpoints stay readable as the
 contracts evolve; every model round-trips through JSON without loss.
@@ -30,7 +30,7 @@ from common.secrecy import placeholder
 
 
 class PlanMode(StrEnum):
-    """Plan modes of DESIGN.md section 2 (A research, B action, C research->action, D action->research)."""
+    """Plan modes (A research, B action, C research->action, D action->research; docs/architecture.md)."""
 
     A = "A"
     B = "B"
@@ -64,7 +64,7 @@ class PlanStatus(StrEnum):
 
 
 class StepFamily(StrEnum):
-    """Coarse families of seed 001 (4.1-4.4)."""
+    """Coarse step families: RETRIEVE, FETCH_DATA, COMPUTE, ACT."""
 
     RETRIEVE = "RETRIEVE"
     FETCH_DATA = "FETCH_DATA"
@@ -73,7 +73,7 @@ class StepFamily(StrEnum):
 
 
 class StepType(StrEnum):
-    """Both vocabularies of DESIGN.md section 3: the coarse families and the fine types."""
+    """Both vocabularies of step types: the coarse families and the fine types."""
 
     RETRIEVE = "RETRIEVE"
     FETCH_DATA = "FETCH_DATA"
@@ -114,7 +114,7 @@ _CUSTOM_TYPE = re.compile(r"^[A-Z][A-Z0-9_]{1,63}$")
 def _step_type(value: object) -> object:
     """Known types become the enum; other UPPER_SNAKE names stay strings.
 
-    A plan may name a step type that a later registry provides (seed 000: "FIN_PRICE_FETCH"); the
+    A plan may name a step type that a later registry provides (for instance "FIN_PRICE_FETCH"); the
     executor fails such a step at run time when nothing is registered for it, instead of rejecting
     the whole plan. Anything that is not an identifier is rejected here.
     """
@@ -169,7 +169,7 @@ class SubQueryRole(StrEnum):
     BACKGROUND = "background"
 
 
-# --- Stage 1-2: context and task ----------------------------------------------------------------
+# --- context and task -------------------------------------------------------------------------
 
 
 class TabContext(Contract):
@@ -233,7 +233,7 @@ class TaskSpecV1(Contract):
     secrets: list[SecretRef] = Field(default_factory=list)
 
 
-# --- Stage 3: the plan --------------------------------------------------------------------------
+# --- the plan -----------------------------------------------------------------------------------
 
 
 class SubQuery(Contract):
@@ -243,7 +243,7 @@ class SubQuery(Contract):
 
 
 class Step(Contract):
-    """One unit of work. `type` also accepts the seed's `step_type` spelling."""
+    """One unit of work. `type` also accepts the `step_type` spelling."""
 
     step_id: Annotated[str, StringConstraints(min_length=1, max_length=128)]
     type: StepTypeName = Field(validation_alias=AliasChoices("type", "step_type"))

@@ -1,4 +1,4 @@
-"""Stage 3 mode selection (seed 002 section 6.2) across the five modes of DESIGN.md section 2.
+"""Mode selection across the five modes of docs/architecture.md ("The five modes").
 
 Never raises: a task with neither research nor action intent, or an action with nowhere to act,
 becomes CLARIFY with a concrete question. Every decision leaves reason codes behind it.
@@ -53,7 +53,7 @@ def _clarify(kind: str, spec: TaskSpecV1, codes: list[str]) -> Route:
 
 
 def _mode_of(signals: Signals) -> tuple[PlanMode, list[str]]:
-    """Seed 002 section 6.2, with D whenever the state must be read from the UI first."""
+    """The mode from the signals, with D whenever the state must be read from the UI first."""
     research = signals.needs_research and not signals.flags.no_research
     if signals.needs_action and signals.needs_state_first:
         second = "STATE_INSPECTION_FIRST" if research else "STATE_INSPECTION_REQUIRED"

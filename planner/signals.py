@@ -1,4 +1,4 @@
-"""Stage 3 signals (seed 002 section 6.1): plain booleans read from the task, before any mode is chosen."""
+"""Routing signals: plain booleans read from the task, before any mode is chosen."""
 
 from __future__ import annotations
 
@@ -90,7 +90,7 @@ def read_flags(text: Text) -> TextFlags:
 
 @dataclass(frozen=True)
 class Signals:
-    """Seed 002's signals plus what the router and builders need to explain themselves."""
+    """The routing signals plus what the router and builders need to explain themselves."""
 
     needs_research: bool
     needs_action: bool

@@ -1,4 +1,4 @@
-"""Sub-queries with roles (official / news / data / background) for research steps (seed 002 6.4)."""
+"""Sub-queries with roles (official / news / data / background) for research steps."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Planner tracing (seed 004 section 6): architect input, every model call, architect output, cost.
+"""Planner tracing: architect input, every model call, architect output, cost.
 
 A PlanTrace is plain data: the service returns it with the plan, the app may store or print it.
 Prompts hold placeholders only (secrets are cut out before any prompt is built).

@@ -1,4 +1,4 @@
-"""Stage 2: query understanding. Task text + ContextPack -> TaskSpecV1, with secrets held apart.
+"""Query understanding. Task text + ContextPack -> TaskSpecV1, with secrets held apart.
 
 Secrets are cut out first, so nothing downstream (entities, payload, the plan, a model prompt)
 ever reads a password, token or card number: only `Understanding.secrets` holds the values.

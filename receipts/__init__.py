@@ -1,4 +1,4 @@
-"""Receipts: a tamper-evident record of every action a run takes (DESIGN.md section 7).
+"""Receipts: a tamper-evident record of every action a run takes (docs/architecture.md, "Receipts").
 
 Public entry points: `JsonlRecorder` (writes a run folder), `verify` (checks one), `export_report`
 (a self-contained HTML report), `Redactor` (what never reaches disk), `RunFolder` (the layout).

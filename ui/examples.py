@@ -1,4 +1,4 @@
-"""The four demo flows of seed 001, offered in the window as example tasks."""
+"""The four demo flows (modes A, B, C and D, docs/architecture.md), offered in the window as examples."""
 
 from __future__ import annotations
 

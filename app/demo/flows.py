@@ -1,4 +1,4 @@
-"""The four Comet-like flows of seed 001 on the bundled demo site, with the rule-based planner."""
+"""The four demo flows (modes A, B, C, D) on the bundled demo site, with the rule-based planner."""
 
 from __future__ import annotations
 

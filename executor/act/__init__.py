@@ -1,4 +1,4 @@
-"""The ACT loop (seed 003) for ACT, FORM_FILL, CLICK_NAV, DOWNLOAD_FILE and WRITE_ARTIFACT steps.
+"""The ACT loop (docs/architecture.md) for ACT, FORM_FILL, CLICK_NAV, DOWNLOAD_FILE and WRITE_ARTIFACT steps.
 
 Wiring: `RunnerRegistry(act_runners(cognition=..., memory=MemoryStore.beside(runs_dir)))`.
 """

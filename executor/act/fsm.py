@@ -1,4 +1,4 @@
-"""The runtime FSM of seed 003, made explicit: the act loop moves only along TRANSITIONS.
+"""The ACT loop's state machine, made explicit: the act loop moves only along TRANSITIONS.
 
 idle -> collecting (observe) -> organizing (build the cognition input) -> thinking (decide) ->
 executing (act) -> collecting ... until done or failed; waiting is where the loop stands while a
@@ -25,7 +25,7 @@ class LoopState(StrEnum):
 
 S = LoopState
 
-#: Seed 003 section 1.1. Every non-terminal state may also go to FAILED (unrecoverable error).
+#: Every non-terminal state may also go to FAILED (unrecoverable error).
 TRANSITIONS: dict[LoopState, frozenset[LoopState]] = {
     S.IDLE: frozenset({S.COLLECTING}),
     S.COLLECTING: frozenset({S.ORGANIZING, S.DONE}),
@@ -40,7 +40,7 @@ TERMINAL = frozenset({S.DONE, S.FAILED})
 
 
 class IllegalTransition(ExecutorError):
-    """The loop tried a move seed 003's FSM does not have: a bug in the loop, never a page's doing."""
+    """The loop tried a move the state machine does not have: a bug in the loop, never a page's doing."""
 
 
 class LoopFSM:

@@ -1,4 +1,4 @@
-"""Defensive termination (seed 003 section 6.2): per-step action cap, the same action on the same
+"""Defensive termination: per-step action cap, the same action on the same
 page state again and again, and failures in a row. Each stop names its reason code."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""The closed loop of seed 003 for one act step: observe -> decide -> act -> record -> feed back.
+"""The closed loop for one act step: observe -> decide -> act -> record -> feed back
+(docs/architecture.md, "The ACT loop").
 
 An explicit action list runs as written (the list is the decision); a goal with a payload asks the
 cognition for each next batch. Every action passes the per-action safety check (executor/act/risk.py)
@@ -134,7 +135,7 @@ class ActLoop:
         self.fsm.to(S.COLLECTING)
 
     async def _route(self, decision: CognitionDecision, observation: Observation) -> LoopResult | None:
-        """Seed 003 section 3.1: the decision routes the loop; None means observe again."""
+        """The decision routes the loop; None means observe again."""
         if decision.decision == "reject":
             raise ActStopped(f"cognition refused: {decision.rationale}", code="cognition_rejected")
         if decision.decision == "request_info":

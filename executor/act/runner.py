@@ -2,7 +2,7 @@
 
 It opens the run's browser and recorder, puts the browser under the step's policy (the gate's
 blocked actions, no_submit), runs the loop, keeps downloads inside the run folder, and writes
-memory at the seed's moments. A stop (loop, cap, failures) fails the step with its reason code.
+memory at its three moments. A stop (loop, cap, failures) fails the step with its reason code.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from planner.cognition import Cognition, RuleCognition
 from planner.models import Step
 from receipts.interface import Recorder
 
-#: Stops whose cause is worth remembering for the site (seed 003 section 5: stable failure causes).
+#: Stops whose cause is worth remembering for the site (stable failure causes).
 _STABLE_FAILURES = {"loop_detected", "consecutive_failures", "max_actions", "no_progress"}
 
 

@@ -1,4 +1,4 @@
-"""COMPUTE (seed 001, 4.3): score records from FETCH_DATA with the step's rules, pick one, explain why,
+"""COMPUTE: score records from FETCH_DATA with the step's rules, pick one, explain why,
 and build the form payload the ACT step fills. Never touches the UI.
 
 What the task says the choice is for ("for a small fintech") ranks first: ComputeTool counts the

@@ -1,4 +1,4 @@
-"""RETRIEVE (seed 001, 4.1): sub-queries -> search -> read the top pages -> drop duplicate pages ->
+"""RETRIEVE: sub-queries -> search -> read the top pages -> drop duplicate pages ->
 chunk -> BM25 (+ embeddings) -> reciprocal rank fusion -> near-duplicate chunk removal -> top_k
 evidence items.
 

@@ -1,6 +1,7 @@
 """UI tests: every async test runs on a qasync loop over the one QApplication, with a real AgentCore.
 
-pytest-asyncio's loop-factory hook puts Qt and asyncio on one loop (ENVIRONMENT.md), so a test can
+pytest-asyncio's loop-factory hook puts Qt and asyncio on one loop (docs/architecture.md, "Platform
+notes"), so a test can
 click with qtbot and await the core; Qt signals are awaited through futures, never with sleeps.
 """
 

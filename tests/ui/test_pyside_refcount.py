@@ -1,4 +1,5 @@
-"""Guards the PySide6 6.12.0 reference-count bug (ENVIRONMENT.md): emits must not eat True/None refs.
+"""Guards the PySide6 6.12.0 reference-count bug (docs/architecture.md, "Platform notes"): emits must
+not eat True/None refs.
 
 On an affected build each Signal.emit drops a reference to True and each processEvents one to
 None; a few thousand later Python aborts (bool_dealloc / none_dealloc), at exit if not sooner.

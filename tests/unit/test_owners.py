@@ -8,6 +8,7 @@ Also the size limits that keep the executor readable: no function over 60 lines,
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 import pytest
@@ -136,3 +137,40 @@ def test_the_checker_catches_a_long_function(tmp_path: Path) -> None:
     (tmp_path / "executor" / "long.py").write_text(f"def long() -> None:\n{body}")
     (problem,) = size_violations(tmp_path)
     assert "long has 61 lines" in problem
+
+
+#: Documents a reader of this repository does not have; the code points at docs/architecture.md.
+OUTSIDE_DOCS = re.compile(r"DESIGN\.md|ENVIRONMENT\.md|STYLE\.md|\b[Ss]eed 00\d|\bStage [1-4]\b|run_stage4")
+SECTION_REF = re.compile(r'docs/architecture\.md,\s+"([^"]+)"')
+
+
+def _texts(root: Path) -> list[Path]:
+    found = [root / "README.md", *sorted((root / "docs").glob("*.md"))]
+    for package in (*PACKAGES, "tests", "benchmarks", "scripts"):
+        found.extend(sorted((root / package).rglob("*.py")))
+    return [p for p in found if p.is_file()]
+
+
+def test_the_repository_cites_only_itself() -> None:
+    this = Path(__file__).resolve()
+    hits = [
+        f"{p.relative_to(ROOT)}: {m.group(0)}"
+        for p in _texts(ROOT)
+        if p.resolve() != this
+        for m in OUTSIDE_DOCS.finditer(p.read_text(encoding="utf-8"))
+    ]
+    assert hits == []
+
+
+def test_every_cited_section_of_the_architecture_exists() -> None:
+    headings = {
+        line.lstrip("#").strip()
+        for line in (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8").splitlines()
+        if line.startswith("#")
+    }
+    cited = {
+        (p.relative_to(ROOT).as_posix(), " ".join(m.group(1).split()))
+        for p in _texts(ROOT)
+        for m in SECTION_REF.finditer(p.read_text(encoding="utf-8"))
+    }
+    assert cited and {(where, section) for where, section in cited if section not in headings} == set()

@@ -1,4 +1,4 @@
-"""The act loop's FSM (seed 003 section 1): legal paths pass, anything else raises."""
+"""The act loop's FSM: legal paths pass, anything else raises."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Memory (seed 003 section 5): written by the runtime at its moments, read on the next run."""
+"""Memory: written by the runtime at its moments, read on the next run."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Seed 000 section 11 (P0 acceptance) and the behaviour of every exec mode, on fake tools."""
+"""Acceptance checks and the behaviour of every exec mode, on fake tools."""
 
 from __future__ import annotations
 
@@ -503,7 +503,7 @@ async def test_resumed_bundle_keeps_the_ui_actions_of_the_first_leg(harness: Har
 
 
 async def test_a_registered_runner_serves_a_custom_step_type(harness: Harness) -> None:
-    """Seed 000: the registry grows (FIN_PRICE_FETCH -> its runner) without touching the conductor."""
+    """The registry grows (FIN_PRICE_FETCH -> its runner) without touching the conductor."""
     from executor.registry import RunnerRegistry, ToolRunner
 
     harness.tools["fin_price_fetch"] = FakeTool("fin_price_fetch", evidence_per_call=1)
@@ -517,15 +517,15 @@ async def test_a_registered_runner_serves_a_custom_step_type(harness: Harness) -
     assert bundle.actions_taken == ["fin_price_fetch"]
 
 
-async def test_run_stage4_is_the_one_call_entry_point(tmp_path, harness: Harness) -> None:
-    """The seed's signature: plan + runtime (+ exec mode override); the store lands in runs_dir."""
-    from executor.entrypoint import STORE_FILENAME, run_stage4
+async def test_run_plan_is_the_one_call_entry_point(tmp_path, harness: Harness) -> None:
+    """The one-call signature: plan + runtime (+ exec mode override); the store lands in runs_dir."""
+    from executor.entrypoint import STORE_FILENAME, run_plan
 
     plan = make_plan("C", [{"step_id": "r1", "type": "WEB_SEARCH"}, {"step_id": "a1", "type": "FORM_FILL"}])
-    paused = await run_stage4(plan, RuntimeCtxV1(runs_dir=str(tmp_path)), tools=harness.tools)
+    paused = await run_plan(plan, RuntimeCtxV1(runs_dir=str(tmp_path)), tools=harness.tools)
     assert paused.run_status is RunStatus.NEEDS_CONFIRMATION
     assert (tmp_path / STORE_FILENAME).is_file()
-    resumed = await run_stage4(
+    resumed = await run_plan(
         plan,
         RuntimeCtxV1(
             runs_dir=str(tmp_path),
@@ -535,6 +535,6 @@ async def test_run_stage4_is_the_one_call_entry_point(tmp_path, harness: Harness
         tools=harness.tools,
     )
     assert resumed.run_status is RunStatus.SUCCESS
-    research_only = await run_stage4(plan, RuntimeCtxV1(), ExecMode.RESEARCH_ONLY, tools=harness.tools)
+    research_only = await run_plan(plan, RuntimeCtxV1(), ExecMode.RESEARCH_ONLY, tools=harness.tools)
     assert research_only.exec_mode is ExecMode.RESEARCH_ONLY
     assert len(harness.tools["form_fill"].calls) == 1

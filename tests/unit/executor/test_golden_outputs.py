@@ -1,8 +1,8 @@
-"""The four mini outputs of seed 000 section 10, reproduced by real runs on fake tools.
+"""Four small reference outputs, one per mode, reproduced by real runs on fake tools.
 
-A golden file lists the fields the seed shows; the bundle must contain them exactly (a
-`{run_id}` in a golden string stands for the run's id). Two deliberate readings of the seed:
-`receipt.actions` lists only UI actions (the seed's mode A example lists web_search there,
+A golden file lists the fields the reference shows; the bundle must contain them exactly (a
+`{run_id}` in a golden string stands for the run's id). Two deliberate readings of the reference:
+`receipt.actions` lists only UI actions (the reference's mode A example lists web_search there,
 which contradicts its own receipts section), and mode D of section 10 is CLARIFY_OR_FALLBACK.
 """
 

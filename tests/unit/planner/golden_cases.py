@@ -1,4 +1,4 @@
-"""The seed walkthroughs (seed 001: S3-C and modes A, B, D) whose plans are kept as golden files."""
+"""The demo walkthroughs (flow C and modes A, B, D) whose plans are kept as golden files."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Golden plans for the seed walkthroughs: mode, steps, deps, gates, blocked actions, reason codes.
+"""Golden plans for the demo walkthroughs: mode, steps, deps, gates, blocked actions, reason codes.
 
 Regenerate after an intended change with `WAYPOST_REGEN_GOLDEN=1 pytest tests/unit/planner/test_golden.py`
 and review the diff: a golden that changes silently is no golden.
@@ -39,7 +39,7 @@ def test_plan_round_trips_through_json(case: Golden) -> None:
 
 
 def test_s3c_follows_the_seed() -> None:
-    """Seed 001 S3-C: RETRIEVE -> FETCH_DATA -> COMPUTE -> ACT, gated, submit blocked."""
+    """Flow C: RETRIEVE -> FETCH_DATA -> COMPUTE -> ACT, gated, submit blocked."""
     case = GOLDEN[0]
     plan = plan_rules(case.task, build_context(case.task, url=case.url))
     assert [s.type_name for s in plan.steps] == ["RETRIEVE", "FETCH_DATA", "COMPUTE", "ACT"]

@@ -1,4 +1,4 @@
-"""Stage 1-2: context, entities, constraints, payload, risk flags, and secrets held apart."""
+"""Context and understanding: entities, constraints, payload, risk flags, and secrets held apart."""
 
 from __future__ import annotations
 
