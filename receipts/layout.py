@@ -15,9 +15,12 @@ import json
 import os
 import re
 import tempfile
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+from pydantic import BaseModel
 
 from receipts.errors import RunFolderError
 
@@ -128,3 +131,19 @@ def write_atomic(path: Path, data: bytes, *, fsync: bool = True) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def plain_json(data: Mapping[str, Any] | BaseModel | None) -> dict[str, Any] | None:
+    """A model or mapping as the plain JSON object it is written as (None stays None)."""
+    if data is None:
+        return None
+    if isinstance(data, BaseModel):
+        return data.model_dump(mode="json", exclude_none=True)
+    return json.loads(json.dumps(dict(data), default=_json_default))  # type: ignore[no-any-return]
+
+
+def _json_default(value: object) -> object:
+    """Nested models keep their structure (a bundle inside run.json stays an object, not a string)."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    return str(value)

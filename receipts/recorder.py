@@ -17,7 +17,6 @@ by the disk.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import json
 import os
@@ -30,14 +29,12 @@ from typing import Any, Literal, TypeVar
 
 from pydantic import BaseModel
 
-from common.secrecy import is_placeholder
 from receipts.chain import encode_line, seal
-from receipts.errors import ReceiptsError, RecorderClosedError, RedactionError
+from receipts.errors import ReceiptsError, RecorderClosedError
 from receipts.interface import CaptureLike, OutcomeLike, Scope
-from receipts.layout import RunFolder, check_run_id, write_atomic
+from receipts.layout import RunFolder, check_run_id, plain_json, write_atomic
 from receipts.models import (
     GENESIS_HASH,
-    REDACTED,
     ActionRecord,
     DialogRecord,
     EvidenceReadRecord,
@@ -57,21 +54,6 @@ from receipts.resume import open_chain
 
 _R = TypeVar("_R", bound=Record)
 _SLUG = re.compile(r"[^A-Za-z0-9_-]+")
-
-
-def _plain(data: Mapping[str, Any] | BaseModel | None) -> dict[str, Any] | None:
-    if data is None:
-        return None
-    if isinstance(data, BaseModel):
-        return data.model_dump(mode="json", exclude_none=True)
-    return json.loads(json.dumps(dict(data), default=_json_default))  # type: ignore[no-any-return]
-
-
-def _json_default(value: object) -> object:
-    """Nested models keep their structure (a bundle inside run.json stays an object, not a string)."""
-    if isinstance(value, BaseModel):
-        return value.model_dump(mode="json")
-    return str(value)
 
 
 def _expect(record: Record, kind: type[_R]) -> _R:
@@ -223,19 +205,6 @@ class JsonlRecorder:
             shot=shot,
         )
 
-    def _secret_value(self, value: str | list[str] | None) -> str | list[str] | None:
-        """Declares a sensitive value as a secret (so later echoes are caught) and hides it."""
-        if value is None:
-            return None
-        for item in [value] if isinstance(value, str) else value:
-            if not is_placeholder(item):
-                # Too short to search for elsewhere: the field itself is still hidden.
-                with contextlib.suppress(RedactionError):
-                    self.redactor.add_secret(item)
-        if isinstance(value, str):
-            return value if is_placeholder(value) else REDACTED
-        return [v if is_placeholder(v) else REDACTED for v in value]
-
     # --- records -------------------------------------------------------------------------------
 
     async def record_action(
@@ -259,12 +228,12 @@ class JsonlRecorder:
         `field_type` is "password", or when the target names a sensitive field; it then also becomes
         a secret for everything recorded afterwards.
         """
-        act = _plain(action) or {}
+        act = plain_json(action) or {}
         requested = act.get("target") if isinstance(act.get("target"), dict) else None
         if value is None and isinstance(act.get("value"), str | list):
             value = act["value"]
         if sensitive or self.redactor.is_sensitive_target(requested, field_type):
-            value = self._secret_value(value)
+            value = self.redactor.hide_value(value)
             if "value" in act:
                 act["value"] = value
         if isinstance(outcome, Mapping):  # e.g. a dumped ActionOutcome: keep what a receipt shows
@@ -295,7 +264,7 @@ class JsonlRecorder:
                 "step_id": step_id,
                 "action": self.redactor.json(act),
                 "target_requested": self.redactor.json(requested),
-                "target_resolved": self.redactor.json(_plain(target_resolved)),
+                "target_resolved": self.redactor.json(plain_json(target_resolved)),
                 "value": self.redactor.json(value),
                 "outcome": Outcome(
                     status=out.status, message=text(out.message), candidates=[text(c) for c in out.candidates]
@@ -382,7 +351,7 @@ class JsonlRecorder:
         fields = []
         for f in snapshot.form_fields:
             if f.sensitive or r.is_sensitive(f.name, field_type=f.type):
-                hidden = self._secret_value(f.value)
+                hidden = self.redactor.hide_value(f.value)
                 fields.append(f.model_copy(update={"value": hidden, "sensitive": True}))
             else:
                 fields.append(f.model_copy(update={"value": r.optional(f.value), "name": r.text(f.name)}))
@@ -408,7 +377,7 @@ class JsonlRecorder:
     async def write_run_meta(self, meta: Mapping[str, Any]) -> None:
         """Merges (redacted) keys into run.json: run bundle, plan, settings digest, task."""
         async with self._lock:
-            await asyncio.to_thread(self._merge_run_json, self.redactor.json(_plain(meta)))
+            await asyncio.to_thread(self._merge_run_json, self.redactor.json(plain_json(meta)))
 
     def _merge_run_json(self, update: Mapping[str, Any]) -> None:
         current = self.folder.read_run_json()

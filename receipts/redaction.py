@@ -10,6 +10,7 @@ password later in a URL or page text is caught too. Screenshot masking is the br
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
 import zipfile
@@ -17,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from common.secrecy import secret_forms
+from common.secrecy import is_placeholder, secret_forms
 from receipts.errors import RedactionError
 from receipts.layout import write_atomic
 from receipts.models import REDACTED
@@ -136,6 +137,20 @@ class Redactor:
         if isinstance(data, list | tuple):
             return [self.json(v) for v in data]
         return data
+
+    def hide_value(self, value: str | list[str] | None) -> str | list[str] | None:
+        """A typed sensitive value, hidden; it is also declared as a secret so a later echo (in a URL
+        or the page) is caught. A placeholder is not a value and stays as it is."""
+        if value is None:
+            return None
+        for item in [value] if isinstance(value, str) else value:
+            if not is_placeholder(item):
+                # Too short to search for elsewhere: the field itself is still hidden.
+                with contextlib.suppress(RedactionError):
+                    self.add_secret(item)
+        if isinstance(value, str):
+            return value if is_placeholder(value) else REDACTED
+        return [v if is_placeholder(v) else REDACTED for v in value]
 
     def contains_secret(self, value: str) -> bool:
         return self._pattern is not None and self._pattern.search(value) is not None
