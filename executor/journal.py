@@ -17,7 +17,6 @@ from executor.checkpoint_store import CheckpointStore
 from executor.models import (
     Approval,
     BudgetStateV1,
-    CheckpointV1,
     EvidenceItem,
     GateDecisionV1,
     PendingUserInput,
@@ -121,7 +120,3 @@ class RunJournal:
             pending = pending.model_copy(update={"checkpoint_ref": ref})
         await self.append(Checkpointed(ref=ref, pending=pending))
         return ref
-
-    def resume_point(self, ref: str) -> CheckpointV1:
-        """Resume reads the run back from the journal's durable subscriber."""
-        return self.store.load(ref)
