@@ -32,6 +32,16 @@ SENTENCES: tuple[str, ...] = (
     "Look up the train times to London",
 )
 
+#: Requests outside the task phrasings: the benchmark shows what the offline engine does NOT hear.
+OFF_TASK_SENTENCES: tuple[str, ...] = (
+    "Order a large pizza with mushrooms and olives",
+    "What time does the museum close on Sunday",
+    "Email my landlord about the broken heater",
+    "Play some relaxing jazz music",
+    "Remind me to call grandma tomorrow morning",
+    "How tall is the Eiffel Tower",
+)
+
 
 class SpeechSynthesisUnavailable(RuntimeError):
     """espeak-ng is missing: scripts/bootstrap.sh installs it for the tests."""
