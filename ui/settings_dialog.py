@@ -155,7 +155,7 @@ class SettingsDialog(QDialog):
             search_url=self.search_url_edit.text().strip() or None,
             runs_dir=self.runs_dir_edit.text().strip(),
         )
-        out.update(self.voice_group.values())
+        out.update(self.voice_group.values(self._given))
         key = self.api_key_edit.text().strip()
         if key:
             out["api_key"] = key

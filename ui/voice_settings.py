@@ -15,6 +15,15 @@ ENGINES = (
     ("Endpoint", "endpoint"),
 )
 
+DEFAULTS: dict[str, Any] = {
+    "voice_device": None,
+    "voice_engine": "auto",
+    "voice_base_url": None,
+    "voice_model": "whisper-1",
+    "voice_language": "en",
+    "voice_keep_audio": False,
+}
+
 
 class VoiceSettingsGroup(QGroupBox):
     def __init__(
@@ -56,10 +65,17 @@ class VoiceSettingsGroup(QGroupBox):
         )
         self.url_edit.setText(str(values.get("voice_base_url") or ""))
         self.model_edit.setText(str(values.get("voice_model") or "whisper-1"))
-        self.language_edit.setText(str(values.get("voice_language") or ""))
+        self.language_edit.setText(str(values.get("voice_language", "en") or ""))
         self.keep_audio_check.setChecked(bool(values.get("voice_keep_audio", False)))
 
-    def values(self) -> dict[str, Any]:
+    def values(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:
+        """The voice settings; with `given`, only keys it has or whose value left the default."""
+        current = self._current()
+        if given is None:
+            return current
+        return {k: v for k, v in current.items() if k in given or v != DEFAULTS[k]}
+
+    def _current(self) -> dict[str, Any]:
         return {
             "voice_device": self.device_combo.currentData(),
             "voice_engine": self.engine_combo.currentData(),

@@ -265,3 +265,20 @@ async def test_spoken_datafeed_task_runs_only_after_run_is_pressed(
         assert "task_input" not in RunFolder(core.run_dir(typed.run_id)).read_run_json()
         await _closed(window)
         core.store.close()
+
+
+def test_settings_dialog_offers_microphones_and_the_endpoint(qtbot: QtBot) -> None:
+    from ui.voice_recorder import InputDevice
+    from ui.voice_settings import VoiceSettingsGroup
+
+    group = VoiceSettingsGroup(lambda: [InputDevice("usb-1", "USB microphone")])
+    qtbot.addWidget(group)
+    group.set_values({"voice_device": "usb-1", "voice_engine": "endpoint", "voice_language": "vi"})
+    assert group.device_combo.currentText() == "USB microphone"
+    group.url_edit.setText("http://127.0.0.1:8000/v1")
+    values = group.values({})
+    assert values["voice_device"] == "usb-1" and values["voice_engine"] == "endpoint"
+    assert values["voice_base_url"] == "http://127.0.0.1:8000/v1" and values["voice_language"] == "vi"
+    group.set_values({"voice_device": "gone-mic"})
+    assert group.device_combo.currentData() == "gone-mic"
+    assert "not connected" in group.device_combo.currentText()
