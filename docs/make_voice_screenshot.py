@@ -67,9 +67,13 @@ class PlaybackMic(MicRecorder):
         return bytes(self._got)
 
 
-async def main(tmp: Path) -> None:
-    wav = tmp / "task.wav"
+def speak(wav: Path) -> Path:
     subprocess.run(["espeak-ng", "-v", "en-us+f2", "-s", "150", "-w", str(wav), SENTENCE], check=True)
+    return wav
+
+
+async def main(tmp: Path) -> None:
+    wav = speak(tmp / "task.wav")
     settings = Settings(runs_dir=tmp / "runs", planner="rules")
     core = build_core(settings)
     engine = PocketsphinxEngine()
