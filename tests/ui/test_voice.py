@@ -46,11 +46,13 @@ class HeldTranscriber:
 
     def __init__(self) -> None:
         self.release = asyncio.Event()
+        self.started = asyncio.Event()
         self.calls = 0
         self.cancelled = False
 
     async def transcribe(self, clip: AudioClip, *, language: str | None = None) -> Transcript:
         self.calls += 1
+        self.started.set()
         try:
             await self.release.wait()
         except asyncio.CancelledError:
@@ -134,7 +136,7 @@ async def test_cancel_while_transcribing_drops_the_result(core: AgentCore, qtbot
     assert bar.voice.state == TRANSCRIBING and bar.cancel_button.isVisible()
     task = bar.voice.task
     assert task is not None
-    await asyncio.sleep(0)  # let the transcription start waiting (no timing: one loop turn)
+    await asyncio.wait_for(engine.started.wait(), 10)
     qtbot.mouseClick(bar.cancel_button, Qt.MouseButton.LeftButton)
     with pytest.raises(asyncio.CancelledError):
         await task
