@@ -155,7 +155,7 @@ class VoiceController(QObject):
     def _on_tick(self) -> None:
         seconds = self._clock.elapsed() / 1000
         self.elapsed_changed.emit(seconds)
-        if seconds >= MAX_SECONDS:
+        if seconds >= MAX_SECONDS - 0.5:  # stop inside the limit, so the clip is not refused as too long
             self.stop()
 
     @Slot(str)
