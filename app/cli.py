@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from app import cli_voice
 from app.progress import ProgressPrinter
 from app.settings import Settings, SettingsError, load_settings
 from app.terminal_confirm import TerminalConfirm
@@ -60,7 +61,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--approve", choices=[p.value for p in ApprovalPolicy])
     run.add_argument("--headed", action="store_true", help="show the browser window")
     run.add_argument("--unsafe", action="store_true", help="turn safe mode off (plan gates still ask)")
+    cli_voice.add_run_audio_arguments(run)
     common(run)
+    cli_voice.add_transcribe_parser(sub)
 
     resume = sub.add_parser("resume", help="continue a paused or interrupted run")
     resume.add_argument("run_id")
@@ -158,8 +161,11 @@ async def _finish_run(args: argparse.Namespace, core: AgentCore, bundle: RunBund
 
 
 async def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
-    if bool(args.task) == bool(args.plan_file):
-        raise BadInput("give a TASK or --plan FILE (exactly one)")
+    if sum(map(bool, (args.task, args.plan_file, args.audio))) != 1:
+        raise BadInput("give a TASK, --plan FILE or --audio FILE.wav (exactly one)")
+    spoken = await cli_voice.task_from_audio(args, settings) if args.audio else None
+    if spoken is not None:
+        args.task = spoken[0]
     core = build_core(settings)
     if args.plan_file:
         try:
@@ -179,6 +185,8 @@ async def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
         events=None if args.json else ProgressPrinter(),
         confirm=_confirm_handler(settings.approve),
     )
+    if spoken is not None:
+        cli_voice.mark_spoken(core.run_dir(bundle.run_id), spoken[1], spoken[2], settings)
     return await _finish_run(args, core, bundle)
 
 
@@ -252,6 +260,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         "demo": _cmd_demo,
         "replay": _cmd_replay,
         "doctor": _cmd_doctor,
+        "transcribe": cli_voice.cmd_transcribe,
     }
     return asyncio.run(commands[args.command](args, settings))
 
@@ -271,6 +280,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         UnknownRun,
         CheckpointStoreError,
         ReceiptsError,
+        cli_voice.VoiceInputError,
     ) as exc:
         print(f"waypost: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT

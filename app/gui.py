@@ -20,6 +20,7 @@ from ui.controller import RunController
 from ui.event_loop import new_event_loop
 from ui.examples import EXAMPLE_TASKS, ExampleTask
 from ui.main_window import MainWindow
+from ui.voice_controller import VoiceController
 
 
 def run_gui(
@@ -27,6 +28,7 @@ def run_gui(
     settings_values: dict[str, Any],
     on_settings_saved: Callable[[dict[str, Any]], None],
     examples: Sequence[ExampleTask] = EXAMPLE_TASKS,
+    voice: Callable[[], VoiceController] | None = None,
 ) -> int:
     """Shows the window and runs until it is closed; returns the process exit code."""
     existing = QApplication.instance()
@@ -36,7 +38,7 @@ def run_gui(
     loop = new_event_loop(app)
     asyncio.set_event_loop(loop)
     with loop:
-        loop.run_until_complete(_main(core, settings_values, on_settings_saved, examples))
+        loop.run_until_complete(_main(core, settings_values, on_settings_saved, examples, voice))
     return 0
 
 
@@ -45,10 +47,11 @@ async def _main(
     settings_values: dict[str, Any],
     on_settings_saved: Callable[[dict[str, Any]], None],
     examples: Sequence[ExampleTask],
+    voice: Callable[[], VoiceController] | None = None,
 ) -> None:
     closed = asyncio.Event()
     controller = RunController(core)
-    window = MainWindow(controller, settings_values, examples=examples)
+    window = MainWindow(controller, settings_values, examples=examples, voice=voice() if voice else None)
     window.settings_saved.connect(on_settings_saved)
     window.closed.connect(closed.set)
     window.show()

@@ -8,6 +8,7 @@ from app.demo.flows import FLOWS
 from app.demo.server import DemoSite
 from app.gui import run_gui
 from app.settings import Settings, save_settings, store_api_key
+from app.voice_gui import voice_factory
 from app.wiring import build_core
 from ui.examples import ExampleTask
 
@@ -30,4 +31,4 @@ def open_gui(settings: Settings) -> int:
         core = build_core(settings)
         values = settings.model_dump(mode="json")
         examples = [ExampleTask(f.mode, f"{f.mode} · {f.title}", f.task(site.base_url)) for f in FLOWS]
-        return run_gui(core, values, _save, examples)
+        return run_gui(core, values, _save, examples, voice_factory(settings))

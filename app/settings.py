@@ -60,6 +60,13 @@ class Settings(BaseModel):
     max_time_ms: int = Field(default=300_000, ge=0)
     max_tool_calls: int = Field(default=100, ge=0)
     max_tokens: int = Field(default=200_000, ge=0)
+    # Voice input: offline unless a transcription endpoint is set; audio is kept only on opt-in.
+    voice_engine: Literal["auto", "offline", "endpoint"] = "auto"
+    voice_base_url: str | None = None
+    voice_model: str = "whisper-1"
+    voice_language: str = "en"
+    voice_device: str | None = None
+    voice_keep_audio: bool = False
 
     @property
     def llm_configured(self) -> bool:
@@ -86,6 +93,7 @@ _ENV: dict[str, str] = {
     "WAYPOST_CDP_URL": "cdp_url",
     "WAYPOST_HEADLESS": "headless",
     "WAYPOST_SAFE_MODE": "safe_mode",
+    "WAYPOST_VOICE_URL": "voice_base_url",
 }
 
 

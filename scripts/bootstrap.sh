@@ -49,11 +49,14 @@ _have_chromium() {
 }
 
 waypost_system_deps() {
-  local missing=()
+  # $1: "test" also checks what only the tests need (espeak-ng synthesises speech for the voice tests).
+  local missing=() extras="${1:-}"
   _have_chromium || missing+=(chromium)
   if command -v dpkg-query >/dev/null 2>&1; then
     local pkg
-    for pkg in fonts-dejavu-core libegl1 libgl1 libxkbcommon0 libfontconfig1 libdbus-1-3; do
+    local pkgs=(fonts-dejavu-core libegl1 libgl1 libxkbcommon0 libfontconfig1 libdbus-1-3 libpulse0)
+    [ "$extras" = "test" ] && pkgs+=(espeak-ng)
+    for pkg in "${pkgs[@]}"; do
       dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
     done
   fi

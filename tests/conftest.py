@@ -10,6 +10,7 @@ import pytest
 
 from tests.support.llm_fixtures import *  # noqa: F403
 from tests.support.site_fixtures import *  # noqa: F403
+from tests.support.voice_fixtures import *  # noqa: F403
 
 
 def _is_local(address: Any) -> bool:

@@ -30,6 +30,8 @@ from ui.plan_view import PlanView
 from ui.receipts_viewer import ReceiptsViewer
 from ui.settings_dialog import SettingsDialog
 from ui.task_panel import TaskInput, TaskPanel
+from ui.voice_bar import VoiceBar, install_voice
+from ui.voice_controller import VoiceController
 
 _PLANNERS: dict[str, PlannerChoice] = {"rules": "rules", "llm": "llm", "auto": "auto"}
 
@@ -57,6 +59,7 @@ class MainWindow(QMainWindow):
         parent: QWidget | None = None,
         *,
         examples: Sequence[ExampleTask] = EXAMPLE_TASKS,
+        voice: VoiceController | None = None,
     ) -> None:
         super().__init__(parent)
         self.controller = controller
@@ -84,6 +87,9 @@ class MainWindow(QMainWindow):
         self._layout()
         self._menus()
         self._connect_signals()
+        self.voice_bar: VoiceBar | None = (
+            install_voice(self, self.task_panel, controller, voice) if voice else None
+        )
         self.refresh_history()
         self.statusBar().showMessage("Ready. Safe mode is " + ("on" if self.safe_mode else "off"))
 
@@ -337,3 +343,5 @@ class MainWindow(QMainWindow):
         """Waits until the run and any receipts work have wound down (after close)."""
         await self.controller.aclose()
         await self.receipts_viewer.aclose()
+        if self.voice_bar is not None:
+            await self.voice_bar.voice.aclose()

@@ -27,6 +27,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from ui.voice_settings import VoiceSettingsGroup
+
 SEARCH_PROVIDERS = ("browser", "searxng", "local")
 PLANNERS = ("auto", "rules", "llm")
 
@@ -82,6 +84,7 @@ class SettingsDialog(QDialog):
         self.search_url_edit.setPlaceholderText("Results page URL with {query}")
         self.runs_dir_edit = QLineEdit()
         self.runs_browse = QPushButton("Browse…")
+        self.voice_group = VoiceSettingsGroup()
         self.error_label = QLabel("")
         self.error_label.setStyleSheet("color: #b91c1c;")
         self.buttons = QDialogButtonBox(
@@ -118,7 +121,7 @@ class SettingsDialog(QDialog):
         form.addRow("Tool &calls", self.calls_spin)
         form.addRow("T&okens", self.tokens_spin)
         box = QVBoxLayout(self)
-        for group in (model, browser, budgets):
+        for group in (model, browser, budgets, self.voice_group):
             box.addWidget(group)
         box.addWidget(self.error_label)
         box.addWidget(self.buttons)
@@ -135,6 +138,7 @@ class SettingsDialog(QDialog):
         self.provider_combo.setCurrentText(str(values.get("search_provider", "browser")))
         self.search_url_edit.setText(str(values.get("search_url") or ""))
         self.runs_dir_edit.setText(str(values.get("runs_dir") or ""))
+        self.voice_group.set_values(values)
 
     def values(self) -> dict[str, Any]:
         out = {k: v for k, v in self._given.items() if k not in {"api_key", "api_key_set"}}
@@ -151,6 +155,7 @@ class SettingsDialog(QDialog):
             search_url=self.search_url_edit.text().strip() or None,
             runs_dir=self.runs_dir_edit.text().strip(),
         )
+        out.update(self.voice_group.values(self._given))
         key = self.api_key_edit.text().strip()
         if key:
             out["api_key"] = key

@@ -1,0 +1,24 @@
+"""The window's voice input from settings: the Qt microphone and the configured engine."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from app.settings import Settings
+from app.voice_wiring import voice_config
+from ui.voice_controller import VoiceController, VoiceOptions
+from ui.voice_recorder import QtMicRecorder
+from voice.config import make_transcriber
+
+VoiceFactory = Callable[[], VoiceController]
+
+
+def voice_factory(settings: Settings) -> VoiceFactory:
+    """Called once the QApplication exists (Qt Multimedia needs it)."""
+    config = voice_config(settings)
+
+    def make() -> VoiceController:
+        options = VoiceOptions(language=config.language, keep_audio=config.keep_audio)
+        return VoiceController(QtMicRecorder(settings.voice_device), make_transcriber(config), options)
+
+    return make
