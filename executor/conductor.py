@@ -192,7 +192,7 @@ class RunConductor:
                 for action in run.actions
             ]
             state.last_url = checkpoint.last_url
-        budget = BudgetEnforcer(plan.budget, checkpoint.budget if checkpoint else None)
+        budget = BudgetEnforcer.for_run(plan, checkpoint.budget if checkpoint else None)
         ledger = EvidenceLedger(
             checkpoint.evidence if checkpoint else (), min_evidence=plan.verify_criteria.min_evidence
         )

@@ -24,6 +24,8 @@ from pydantic import (
     model_validator,
 )
 
+from planner.metering import ModelUsage
+
 _ids = random.Random(uuid.uuid4().int)
 os.register_at_fork(after_in_child=lambda: _ids.seed(uuid.uuid4().int))  # no shared sequence after fork
 
@@ -346,6 +348,10 @@ class ExecutionPlan(Contract):
     reason_codes: list[str] = Field(default_factory=list)
     clarification_question: str | None = None
     created_at: datetime = Field(default_factory=utc_now)
+    #: Model calls spent making this plan; the run's budget is charged with them once.
+    planning_usage: ModelUsage | None = None
+    #: 1 for the first plan; each replan of a run counts up (executor.revision).
+    version: int = Field(default=1, ge=1)
 
     @model_validator(mode="after")
     def _check_graph(self) -> ExecutionPlan:
