@@ -52,6 +52,7 @@ from executor.output import OutputFormatter
 from executor.rate_limit import RateLimitShield
 from executor.registry import RunnerRegistry
 from executor.retry import MODE_RETRY_POLICIES, RetryBackoffManager, RetryPolicy
+from executor.revision import PlanReviser
 from executor.run_resources import ResourcesFactory, RunResources
 from executor.scheduler import StepScheduler
 from executor.tool_engine import ToolCallEngine
@@ -95,7 +96,9 @@ class RunConductor:
         retry_policies: Mapping[ExecMode, RetryPolicy] | None = None,
         rate_overrides: dict[str, tuple[float, int]] | None = None,
         resources: ResourcesFactory | None = None,
+        reviser: PlanReviser | None = None,
     ) -> None:
+        self.reviser = reviser  # critic and replan after a failed step (executor.revision)
         self.tools = tools
         self.resources_factory = resources
         self.store = store
@@ -314,6 +317,19 @@ class RunConductor:
                         status, f"step {step.step_id}: {paused.pending.message}", paused.pending
                     )
                 scheduler.finish(step, step_run.status, step_run.error_code)
+                if step_run.status is StepStatus.FAILED and not step.optional and self.reviser is not None:
+                    revised = await self.reviser.after_failure(
+                        state, step, step_run, budget, self.store, self.events
+                    )
+                    if isinstance(revised, PendingUserInput):
+                        return await pause(RunStatus.NEEDS_CLARIFICATION, revised.message, revised)
+                    if revised is not None:  # retry (same plan) or the next plan version
+                        plan = revised
+                        scheduler = StepScheduler(plan.steps, mode, state.step_runs)
+                        gatekeeper = Gatekeeper(
+                            plan, run_id=state.run_id, safe_mode=runtime.safe_mode, exec_mode=mode
+                        )
+                        continue
                 if step_run.status is StepStatus.FAILED and not step.optional:
                     if mode is ExecMode.ACTION_ONLY:
                         return await pause(
