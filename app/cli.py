@@ -13,6 +13,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from app import cli_eval
 from app.progress import ProgressPrinter
 from app.settings import Settings, SettingsError, load_settings
 from app.terminal_confirm import TerminalConfirm
@@ -87,6 +88,7 @@ def _parser() -> argparse.ArgumentParser:
 
     doctor = sub.add_parser("doctor", help="check Chromium, Qt, fonts, the model endpoint")
     common(doctor)
+    cli_eval.add_parser(sub)
     return parser
 
 
@@ -100,6 +102,8 @@ def _settings(args: argparse.Namespace) -> Settings:
         overrides["approve"] = args.approve
     if getattr(args, "planner", None):
         overrides["planner"] = args.planner
+    if args.command == "eval":
+        overrides.update(cli_eval.overrides(args))
     return load_settings(overrides=overrides)
 
 
@@ -251,6 +255,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         "demo": _cmd_demo,
         "replay": _cmd_replay,
         "doctor": _cmd_doctor,
+        "eval": cli_eval.cmd_eval,
     }
     return asyncio.run(commands[args.command](args, settings))
 
