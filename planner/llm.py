@@ -29,7 +29,7 @@ from planner.tracing import ModelCall, ModelPrice, Tracer
 
 M = TypeVar("M", bound=BaseModel)
 Format = Literal["json_schema", "json_object"]
-CallFormat = Literal["json_schema", "json_object", "tools"]
+CallFormat = Literal["json_schema", "json_object", "tools", "none"]
 
 
 class LLMSettings(BaseModel):
@@ -240,6 +240,18 @@ class LLMClient:
             content = getattr(message, "content", None)
             call.raw_output = content if isinstance(content, str) else None
             return call.raw_output or "", call
+
+    async def chat(self, messages: list[dict[str, Any]], *, purpose: str) -> str:
+        """A plain answer (no output format): probes and free text. Any failure is LLMUnavailable."""
+        call = self._call(purpose, "none", messages, 1)
+        try:
+            response = await self._send(call, {})
+        except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
+            raise LLMUnavailable("bad_request", exc.message[:300]) from exc
+        content = getattr(_first_message(response), "content", None)
+        call.raw_output = content if isinstance(content, str) else None
+        self.tracer.call(call)
+        return call.raw_output or ""
 
     async def complete_tool_call(
         self, messages: list[dict[str, Any]], tools: Sequence[type[BaseModel]], *, purpose: str
