@@ -43,6 +43,8 @@ class LLMSettings(BaseModel):
     max_repairs: int = Field(default=2, ge=0, le=5)
     temperature: float | None = Field(default=0.0, ge=0, le=2)
     structured_output: Literal["auto", "json_schema", "json_object"] = "auto"
+    #: Send a downscaled picture of the page beside the text observation (models that take images).
+    images: bool = False
     #: Embeddings model for RETRIEVE's hybrid ranking; None means BM25 only.
     embedding_model: str | None = None
     prices: dict[str, ModelPrice] | None = None
