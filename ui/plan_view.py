@@ -129,6 +129,15 @@ class PlanTableModel(QAbstractTableModel):
         return values[column]
 
 
+def revision_line(event: PlanRevised) -> str:
+    """The plan view's header after a replan: the version, what it replaced and why."""
+    return (
+        f"<b>Plan v{event.version}</b> · {len(event.plan.steps)} steps · replaced "
+        f"{event.replaced_step_id or 'a step'}<br>"
+        f"<span style='color:#4b5563'>{escape(event.reason)}</span>"
+    )
+
+
 class PlanView(QWidget):
     """The plan table plus a line naming the mode, its exec mode, the status and the reason codes."""
 
@@ -177,11 +186,7 @@ class PlanView(QWidget):
     def on_plan_revised(self, event: PlanRevised) -> None:
         self.model.revise(event.plan)
         self.version = event.version
-        self.summary.setText(
-            f"<b>Plan v{event.version}</b> · {len(event.plan.steps)} steps · replaced "
-            f"{event.replaced_step_id or 'a step'}<br>"
-            f"<span style='color:#4b5563'>{escape(event.reason)}</span>"
-        )
+        self.summary.setText(revision_line(event))
 
     @Slot(object)
     def on_step_started(self, event: StepStarted) -> None:

@@ -6,7 +6,6 @@ import json
 from typing import Any
 
 import pytest
-from pytestqt.qtbot import QtBot
 
 from executor.events import PlanRevised, StepFinished
 from executor.models import RunStatus, RuntimeCtxV1, StepStatus
@@ -21,7 +20,7 @@ from tests.integration.act.conftest import ActHarness, Answer
 from tests.integration.act.test_model import act, done, index_of, page_of
 from tests.support.llm_server import Reply, ScriptedLLMServer
 from tests.support.site import FixtureSite
-from ui.plan_view import PlanView
+from ui.plan_view import PlanTableModel, revision_line
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]
 
@@ -67,7 +66,6 @@ async def test_failed_first_plan_is_replanned_to_success(
     site: FixtureSite,
     llm_server: ScriptedLLMServer,
     llm_settings: LLMSettings,
-    qtbot: QtBot,
 ) -> None:
     task = f"Open {site.url('/signup.html')} and fill the signup form with name Ada Lovelace, do not submit"
     model = Model(task, wrong=site.url("/index.html"), right=site.url("/signup.html"))
@@ -100,17 +98,18 @@ async def test_failed_first_plan_is_replanned_to_success(
     meta = json.loads((act_harness.runs_dir / bundle.run_id / "run.json").read_text())
     assert meta["plan_v2"]["version"] == 2
 
-    # the plan view shows the new version, with the replacing step's result
-    view = PlanView()
-    qtbot.addWidget(view)
-    view.set_plan(first)
+    # the plan view's model and header show the new version, with the replacing step's result
+    table = PlanTableModel()
+    table.set_plan(first)
+    header = ""
     for event in act_harness.bus.history:
         if isinstance(event, PlanRevised):
-            view.on_plan_revised(event)
+            table.revise(event.plan)
+            header = revision_line(event)
         elif isinstance(event, StepFinished):
-            view.on_step_finished(event.step_run)
-    assert view.version == 2 and "Plan v2" in view.summary.text()
-    assert view.model.status_of(final.steps[-1].step_id) == StepStatus.SUCCESS
+            table.set_step_run(event.step_run)
+    assert "Plan v2" in header and act_step.step_id in header
+    assert table.status_of(final.steps[-1].step_id) == StepStatus.SUCCESS
 
 
 async def test_replans_stop_at_two_and_keep_the_failure_honest(
