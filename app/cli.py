@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from app import cli_voice
+from app import cli_eval
 from app.progress import ProgressPrinter
 from app.settings import Settings, SettingsError, load_settings
 from app.terminal_confirm import TerminalConfirm
@@ -91,6 +92,7 @@ def _parser() -> argparse.ArgumentParser:
 
     doctor = sub.add_parser("doctor", help="check Chromium, Qt, fonts, the model endpoint")
     common(doctor)
+    cli_eval.add_parser(sub)
     return parser
 
 
@@ -104,6 +106,8 @@ def _settings(args: argparse.Namespace) -> Settings:
         overrides["approve"] = args.approve
     if getattr(args, "planner", None):
         overrides["planner"] = args.planner
+    if args.command == "eval":
+        overrides.update(cli_eval.overrides(args))
     return load_settings(overrides=overrides)
 
 
@@ -261,6 +265,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         "replay": _cmd_replay,
         "doctor": _cmd_doctor,
         "transcribe": cli_voice.cmd_transcribe,
+        "eval": cli_eval.cmd_eval,
     }
     return asyncio.run(commands[args.command](args, settings))
 

@@ -12,7 +12,7 @@ from app.settings import Settings
 from browser.discovery import ChromiumNotFound
 from browser.driver import PlaywrightDriver
 from browser.models import LaunchOptions
-from planner.llm import LLMClient, LLMError
+from planner.llm_probe import probe
 
 _FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", str(Path.home() / ".fonts"))
 
@@ -71,25 +71,27 @@ def check_fonts() -> Check:
 
 
 async def check_model(settings: Settings) -> Check:
+    """One tiny chat request, then the structured-output mode and image input (planner.llm_probe)."""
     from app.wiring import llm_settings
 
     llm = llm_settings(settings)
     if llm is None:
         return Check("model", True, "no model configured: the rule-based planner serves (offline)")
-    client = LLMClient(llm)
-    try:
-        models = await client.list_models()
-    except LLMError as exc:
+    report = await probe(llm)
+    if not report.answers:
         return Check(
             "model",
             False,
-            f"{llm.base_url or 'default endpoint'}: {exc}",
-            "check OPENAI_BASE_URL / OPENAI_API_KEY",
+            f"{report.endpoint}: model {llm.model} did not answer a chat request: {report.detail}",
+            "check OPENAI_BASE_URL / OPENAI_API_KEY / WAYPOST_MODEL",
         )
-    finally:
-        await client.aclose()
-    listed = "listed" if llm.model in models else "not listed by the server"
-    return Check("model", True, f"{llm.base_url or 'default endpoint'} answers; model {llm.model} {listed}")
+    images = "accepts images" if report.images else "text only (no images)"
+    return Check(
+        "model",
+        True,
+        f"{report.endpoint} answers with model {llm.model}; structured output: "
+        f"{report.structured_output}; {images}",
+    )
 
 
 def check_runs_dir(settings: Settings) -> Check:

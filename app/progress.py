@@ -26,7 +26,9 @@ class ProgressPrinter:
         elif event.kind == "step_finished":
             run = event.step_run
             detail = f" {run.error_code}: {run.error}" if run.error else ""
-            self._say(f"    {run.status.lower()} {run.step_id} in {run.duration_ms:.0f} ms{detail}")
+            u = run.model_usage
+            model = f", model {u.calls} calls {u.tokens_in}+{u.tokens_out} tokens" if u.calls else ""
+            self._say(f"    {run.status.lower()} {run.step_id} in {run.duration_ms:.0f} ms{model}{detail}")
         elif event.kind == "action_performed":
             self._say(f"    {event.action.get('kind', '?')} -> {event.status} {event.message}".rstrip())
         elif event.kind == "gate_pending":
@@ -43,3 +45,7 @@ class ProgressPrinter:
         elif event.kind == "run_finished":
             b = event.bundle
             self._say(f"{b.run_status} {b.reason}".rstrip())
+            u = b.budget_used.model_usage
+            if u.calls:
+                guessed = f", {u.estimated_calls} estimated" if u.estimated_calls else ""
+                self._say(f"model: {u.calls} calls, {u.tokens_in} in + {u.tokens_out} out tokens{guessed}")

@@ -48,6 +48,8 @@ class Settings(BaseModel):
     base_url: str | None = None
     api_key: SecretStr | None = Field(default=None, exclude=True)
     llm_timeout_s: float = Field(default=60.0, gt=0)
+    #: Opt-in: send the model a downscaled picture of the page beside the text (costs tokens).
+    model_images: bool = False
     planner: Literal["rules", "llm", "auto"] = "auto"
     safe_mode: bool = True
     headless: bool = True
@@ -94,6 +96,7 @@ _ENV: dict[str, str] = {
     "WAYPOST_HEADLESS": "headless",
     "WAYPOST_SAFE_MODE": "safe_mode",
     "WAYPOST_VOICE_URL": "voice_base_url",
+    "WAYPOST_MODEL_IMAGES": "model_images",
 }
 
 
@@ -107,7 +110,7 @@ def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
         raw = env.get(var)
         if raw is None or raw == "":
             continue
-        if key in {"headless", "safe_mode"}:
+        if key in {"headless", "safe_mode", "model_images"}:
             if raw.lower() not in _BOOL:
                 raise SettingsError(f"{var}={raw!r}: expected one of {', '.join(sorted(_BOOL))}")
             values[key] = _BOOL[raw.lower()]

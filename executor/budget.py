@@ -7,7 +7,8 @@ from collections.abc import Callable
 
 from executor.errors import BudgetExceeded
 from executor.models import BudgetStateV1
-from planner.models import Budget
+from planner.metering import ModelUsage
+from planner.models import Budget, ExecutionPlan
 
 
 class BudgetEnforcer:
@@ -27,8 +28,30 @@ class BudgetEnforcer:
         self.tokens = prior.token_est_used
         self.sources = prior.sources_used
         self.actions = prior.actions_used
+        self.model_usage = prior.model_usage
         self._clock = clock
         self._t0 = clock()
+
+    @classmethod
+    def for_run(cls, plan: ExecutionPlan, used: BudgetStateV1 | None = None) -> BudgetEnforcer:
+        """A run's budget. A fresh run starts charged with its plan's planning calls; a resumed
+        run carries `used`, which already holds them (so planning is charged exactly once)."""
+        enforcer = cls(plan.budget, used)
+        if used is None and plan.planning_usage is not None:
+            enforcer.charge_model(plan.planning_usage, enforce=False)
+        return enforcer
+
+    def charge_model(self, usage: ModelUsage, *, enforce: bool = True) -> None:
+        """Adds model calls (tokens in and out) to the run; past max_tokens the run stops."""
+        self.model_usage = self.model_usage.plus(usage)
+        self.tokens += usage.total
+        if enforce:
+            self._raise_if_exceeded()
+
+    def charge_model_call(self, tokens_in: int, tokens_out: int, estimated: bool) -> None:
+        """One model call as it is answered (token_meter callbacks land here)."""
+        call = ModelUsage(calls=1, tokens_in=tokens_in, tokens_out=tokens_out, estimated_calls=int(estimated))
+        self.charge_model(call)
 
     def elapsed_ms(self) -> int:
         return self._prior_ms + int((self._clock() - self._t0) * 1000)
@@ -77,4 +100,5 @@ class BudgetEnforcer:
             sources_used=self.sources,
             actions_used=self.actions,
             exceeded=self.exceeded(),
+            model_usage=self.model_usage,
         )

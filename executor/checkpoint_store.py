@@ -357,6 +357,22 @@ class CheckpointStore:
                 state = self._checkpoint(run_id, n, ref_or_run_id)
             return state.model_copy(update={"approvals": self.approvals(run_id)})
 
+    def replace_plan(self, run_id: str, plan: ExecutionPlan) -> None:
+        """A revised plan (same plan_id) replaces the run's plan; step runs of steps it no longer
+        has are dropped, so a resume runs the revised plan and never counts a replaced failure."""
+        keep = [s.step_id for s in plan.steps]
+        with self._tx(durable=True) as conn:
+            row = conn.execute("SELECT plan_id FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+            if row is None:
+                raise self._unknown(run_id)
+            if row[0] != plan.plan_id:
+                raise CheckpointStoreError(f"run {run_id!r} belongs to plan {row[0]!r}, not {plan.plan_id!r}")
+            conn.execute("UPDATE plans SET data = ? WHERE run_id = ?", (plan.model_dump_json(), run_id))
+            marks = ",".join("?" * len(keep))
+            conn.execute(
+                f"DELETE FROM step_runs WHERE run_id = ? AND step_id NOT IN ({marks})", (run_id, *keep)
+            )
+
     def load_plan(self, run_id: str) -> ExecutionPlan:
         rows = self._rows("SELECT data FROM plans WHERE run_id = ?", (run_id,))
         if not rows:

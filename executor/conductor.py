@@ -42,6 +42,7 @@ from executor.output import OutputFormatter
 from executor.rate_limit import RateLimitShield
 from executor.registry import RunnerRegistry
 from executor.retry import MODE_RETRY_POLICIES, RetryBackoffManager, RetryPolicy
+from executor.revision import PlanReviser
 from executor.run_leg import Leg, RunState
 from executor.run_resources import ResourcesFactory
 from executor.scheduler import StepScheduler
@@ -68,7 +69,9 @@ class RunConductor:
         retry_policies: Mapping[ExecMode, RetryPolicy] | None = None,
         rate_overrides: dict[str, tuple[float, int]] | None = None,
         resources: ResourcesFactory | None = None,
+        reviser: PlanReviser | None = None,
     ) -> None:
+        self.reviser = reviser  # critic and replan after a failed step (executor.revision)
         self.tools = tools
         self.resources_factory = resources
         self.store = store
@@ -173,7 +176,7 @@ class RunConductor:
         prior = list(checkpoint.approvals) if checkpoint else []
         one_shot = {gate for gate, ok in runtime.confirmed_gates.items() if ok}
         approvals = ApprovalBook(state.run_id, [*prior, *runtime.approvals], one_shot)
-        budget = BudgetEnforcer(plan.budget, checkpoint.budget if checkpoint else None)
+        budget = BudgetEnforcer.for_run(plan, checkpoint.budget if checkpoint else None)
         desk = GateDesk(
             gatekeeper=Gatekeeper(plan, run_id=state.run_id, safe_mode=runtime.safe_mode, exec_mode=mode),
             approvals=approvals,
@@ -236,6 +239,15 @@ class RunConductor:
             status = _PAUSE_STATUS.get(paused.pending.kind, RunStatus.NEEDS_CONFIRMATION)
             return await leg.pause(status, f"step {step.step_id}: {paused.pending.message}", paused.pending)
         leg.scheduler.finish(step, step_run.status, step_run.error_code)
+        if step_run.status is StepStatus.FAILED and not step.optional and self.reviser is not None:
+            revised = await self.reviser.after_failure(
+                leg.state, step, step_run, leg.budget, self.store, self.events
+            )
+            if isinstance(revised, PendingUserInput):
+                return await leg.pause(RunStatus.NEEDS_CLARIFICATION, revised.message, revised)
+            if revised is not None:  # retry (same plan) or the next plan version
+                leg.adopt(revised, safe_mode=runtime.safe_mode)
+                return None
         mode = leg.state.exec_mode
         if step_run.status is StepStatus.FAILED and not step.optional:
             if mode is ExecMode.ACTION_ONLY:

@@ -9,6 +9,7 @@ from executor.models import StepRunV1, StepStatus
 from executor.registry import RunnerRegistry
 from executor.tool_engine import ToolCallEngine
 from executor.tools import ToolContext
+from planner.metering import metered
 from planner.models import Step, utc_now
 
 
@@ -33,8 +34,10 @@ class StepDispatcher:
                 started_at=started_at,
                 finished_at=utc_now(),
             )
+        charge = ctx.budget.charge_model_call if ctx.budget is not None else None
         try:
-            output = await runner.run(step, ctx, self.engine)
+            with metered(charge) as meter:
+                output = await runner.run(step, ctx, self.engine)
         except ToolError as exc:
             return StepRunV1(
                 step_id=step.step_id,
@@ -47,6 +50,7 @@ class StepDispatcher:
                 started_at=started_at,
                 finished_at=utc_now(),
                 duration_ms=(time.perf_counter() - t0) * 1000,
+                model_usage=meter.usage,
             )
         actions = output.actions
         if actions is None:
@@ -66,4 +70,5 @@ class StepDispatcher:
             started_at=started_at,
             finished_at=utc_now(),
             duration_ms=(time.perf_counter() - t0) * 1000,
+            model_usage=meter.usage,
         )

@@ -22,7 +22,7 @@ from executor.models import (
     StepRunV1,
     ToolCallV1,
 )
-from planner.models import Contract, utc_now
+from planner.models import Contract, ExecutionPlan, utc_now
 
 
 class _Event(Contract):
@@ -88,6 +88,16 @@ class ActionPerformed(_Event):
     dom_hash: str | None = None
 
 
+class PlanRevised(_Event):
+    """The run continues on a new version of its plan (executor.revision): finished steps kept."""
+
+    kind: Literal["plan_revised"] = "plan_revised"
+    plan: ExecutionPlan
+    version: int
+    reason: str
+    replaced_step_id: str | None = None
+
+
 class BudgetUpdated(_Event):
     kind: Literal["budget_updated"] = "budget_updated"
     state: BudgetStateV1
@@ -107,6 +117,7 @@ RunEvent = Annotated[
     | GateDecided
     | EvidenceAdded
     | ActionPerformed
+    | PlanRevised
     | BudgetUpdated
     | RunFinished,
     Field(discriminator="kind"),

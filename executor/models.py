@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from planner.metering import ModelUsage
 from planner.models import Contract, PlanMode, new_id, utc_now
 
 
@@ -140,6 +141,8 @@ class BudgetStateV1(Contract):
     sources_used: int = Field(default=0, ge=0)
     actions_used: int = Field(default=0, ge=0)
     exceeded: str | None = None
+    #: Every model call of the run so far (planning, steps, replans); its total is in token_est_used.
+    model_usage: ModelUsage = Field(default_factory=ModelUsage)
 
 
 class EvidenceItem(Contract):
@@ -168,6 +171,8 @@ class StepRunV1(Contract):
     started_at: datetime | None = None
     finished_at: datetime | None = None
     duration_ms: float = Field(default=0.0, ge=0)
+    #: Model calls made while the step ran (its cognition, summaries, embeddings).
+    model_usage: ModelUsage = Field(default_factory=ModelUsage)
 
 
 class PendingUserInput(Contract):

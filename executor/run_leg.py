@@ -15,6 +15,7 @@ from executor.budget import BudgetEnforcer
 from executor.dispatcher import StepDispatcher
 from executor.evidence import EvidenceLedger
 from executor.gate_desk import GateDesk
+from executor.gatekeeper import Gatekeeper
 from executor.journal import RunJournal, StepPhase, StepRecorded
 from executor.models import (
     CheckpointV1,
@@ -81,6 +82,12 @@ class Leg:
     scheduler: StepScheduler
     dispatcher: StepDispatcher
     fmt: OutputFormatter
+
+    def adopt(self, plan: ExecutionPlan, *, safe_mode: bool) -> None:
+        """Runs on under a revised plan (executor.revision): its steps, its gates."""
+        mode = self.state.exec_mode
+        self.scheduler = StepScheduler(plan.steps, mode, self.state.step_runs)
+        self.desk.gatekeeper = Gatekeeper(plan, run_id=self.state.run_id, safe_mode=safe_mode, exec_mode=mode)
 
     async def record(self, step_run: StepRunV1, phase: StepPhase = "progress") -> None:
         """A step run the scheduler settled (resolved) or a paused step's progress, journaled."""

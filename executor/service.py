@@ -12,6 +12,7 @@ from pathlib import Path
 from pydantic import SecretStr
 
 from browser.models import LaunchOptions
+from executor import revision
 from executor.checkpoint_store import CheckpointStore, RunSummary
 from executor.conductor import RunConductor
 from executor.confirm import ConfirmHandler
@@ -19,6 +20,7 @@ from executor.events import EventSink
 from executor.models import Approval, ApprovalPolicy, ExecMode, RunBundleV1, RuntimeCtxV1
 from executor.registry import RunnerRegistry
 from executor.replay import ReplayReport, replay_to_folder
+from executor.revision import LLMReplanner, PlanReviser
 from executor.run_resources import ResourcesFactory, RunResources
 from executor.tools import Tool
 from planner.context import build_context
@@ -79,7 +81,9 @@ class AgentCore:
                 active_tab=TabContext(url=url, title=title, selection_text=selection),
                 attached_files=[AttachedFile(path=f) for f in files],
             )
-        result = await make_plan(task, context=context, planner=planner, llm=self.llm)
+        result = await revision.reviewed(
+            await make_plan(task, context=context, planner=planner, llm=self.llm), self._replanner()
+        )
         if result.secrets:
             self._secrets[result.plan.plan_id] = dict(result.secrets)
         return result
@@ -195,4 +199,8 @@ class AgentCore:
             confirm=confirm,
             rate_overrides=self.rate_overrides,
             resources=self._resources_for(plan_id),
+            reviser=PlanReviser(self._replanner()),
         )
+
+    def _replanner(self) -> LLMReplanner | None:
+        return LLMReplanner(self.llm) if self.llm is not None and self.llm.configured else None

@@ -15,6 +15,7 @@ from executor.observability import bind_log_context, log
 from executor.rate_limit import RateLimitShield
 from executor.retry import RetryBackoffManager, is_retryable
 from executor.tools import Tool, ToolContext, ToolOutput
+from planner.metering import metered
 
 DEFAULT_TIMEOUT_S = 30.0
 
@@ -64,15 +65,16 @@ class ToolCallEngine:
                 await self._rate.acquire(tool_key)
                 started = time.perf_counter()
                 try:
-                    async with asyncio.timeout(timeout):
-                        output = await tool(args, ctx)
+                    with metered() as meter:  # model calls inside the tool; the step's meter charges them
+                        async with asyncio.timeout(timeout):
+                            output = await tool(args, ctx)
                 except TimeoutError:
                     error: ToolError = ToolTimeoutError(f"{tool_key} timed out after {timeout:g}s")
                 except ToolError as exc:
                     error = exc
                 else:
                     record.duration_ms = (time.perf_counter() - started) * 1000
-                    record.tokens = output.tokens
+                    record.tokens = output.tokens + meter.usage.total
                     self._finish(ctx, record)
                     self._budget.add_usage(
                         tokens=output.tokens, sources=output.sources, actions=output.ui_actions

@@ -1,7 +1,8 @@
-"""The critic: judges one step's result against the plan's verify criteria.
+"""The critic: judges one step's result against the plan's verify criteria, or a plan before it runs.
 
-It only reads data (a StepOutcome) and answers ok / replan / stop; the executor decides what to do
-with the answer. Replans are bounded: once `max_replans` is used, a replan-worthy result is `stop`.
+It only reads data (a StepOutcome, or a plan) and answers ok / replan / stop; the executor
+(executor.revision) decides what to do with the answer. Replans are bounded: once `max_replans`
+is used, a replan-worthy result is `stop`.
 """
 
 from __future__ import annotations
@@ -83,6 +84,37 @@ class Critic:
             if missing:
                 return "EXPECTED_TEXT_MISSING", f"missing in {step.step_id} output: {', '.join(missing)}"
         return None
+
+
+def review_plan(plan: ExecutionPlan) -> CriticVerdict:
+    """A plan before it runs: cheap structural checks a model's plan can fail and a replan can fix.
+
+    An acting step with no gate is never "ok": the executor would refuse it anyway, but a plan that
+    forgot its gate is a plan the model got wrong.
+    """
+    if plan.plan_status.value != "READY":
+        return CriticVerdict(verdict="ok", reason_code="NOT_RUNNABLE")
+    if not plan.steps:
+        return CriticVerdict(verdict="replan", reason_code="EMPTY_PLAN", reason="the plan has no steps")
+    for step in plan.steps:
+        inputs = step.inputs
+        if step.is_action and step.policy_gate_id is None:
+            return CriticVerdict(
+                verdict="replan", reason_code="UNGATED_ACTION", reason=f"{step.step_id} acts with no gate"
+            )
+        if step.family is StepFamily.ACT and not (inputs.get("goal") or inputs.get("actions")):
+            return CriticVerdict(
+                verdict="replan", reason_code="ACT_WITHOUT_GOAL", reason=f"{step.step_id} has no goal"
+            )
+        if step.type_name in ("WEB_SEARCH", "OPEN_URL") and not (
+            inputs.get("query") or inputs.get("url") or inputs.get("urls") or step.depends_on
+        ):
+            return CriticVerdict(
+                verdict="replan",
+                reason_code="NOTHING_TO_READ",
+                reason=f"{step.step_id} ({step.type_name}) has neither a query nor a url",
+            )
+    return CriticVerdict(verdict="ok", reason_code="OK")
 
 
 def _has_receipt(outcome: StepOutcome) -> bool:

@@ -24,11 +24,12 @@ from openai import AsyncOpenAI
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 from pydantic import BaseModel, Field, SecretStr, ValidationError
 
+from planner import metering
 from planner.tracing import ModelCall, ModelPrice, Tracer
 
 M = TypeVar("M", bound=BaseModel)
 Format = Literal["json_schema", "json_object"]
-CallFormat = Literal["json_schema", "json_object", "tools"]
+CallFormat = Literal["json_schema", "json_object", "tools", "none"]
 
 
 class LLMSettings(BaseModel):
@@ -42,6 +43,8 @@ class LLMSettings(BaseModel):
     max_repairs: int = Field(default=2, ge=0, le=5)
     temperature: float | None = Field(default=0.0, ge=0, le=2)
     structured_output: Literal["auto", "json_schema", "json_object"] = "auto"
+    #: Send a downscaled picture of the page beside the text observation (models that take images).
+    images: bool = False
     #: Embeddings model for RETRIEVE's hybrid ranking; None means BM25 only.
     embedding_model: str | None = None
     prices: dict[str, ModelPrice] | None = None
@@ -168,6 +171,14 @@ class LLMClient:
         vectors = [list(item.embedding) for item in sorted(response.data, key=lambda d: d.index)]
         if len(vectors) != len(texts):
             raise LLMUnavailable("malformed_response", f"{len(vectors)} vectors for {len(texts)} texts")
+        usage = getattr(response, "usage", None)
+        spent = getattr(usage, "prompt_tokens", None) if usage is not None else None
+        estimated = spent is None
+        metering.report(
+            sum(metering.estimate_tokens(t) for t in texts) if spent is None else int(spent),
+            0,
+            estimated=estimated,
+        )
         return vectors
 
     async def complete_json(
@@ -231,6 +242,18 @@ class LLMClient:
             content = getattr(message, "content", None)
             call.raw_output = content if isinstance(content, str) else None
             return call.raw_output or "", call
+
+    async def chat(self, messages: list[dict[str, Any]], *, purpose: str) -> str:
+        """A plain answer (no output format): probes and free text. Any failure is LLMUnavailable."""
+        call = self._call(purpose, "none", messages, 1)
+        try:
+            response = await self._send(call, {})
+        except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
+            raise LLMUnavailable("bad_request", exc.message[:300]) from exc
+        content = getattr(_first_message(response), "content", None)
+        call.raw_output = content if isinstance(content, str) else None
+        self.tracer.call(call)
+        return call.raw_output or ""
 
     async def complete_tool_call(
         self, messages: list[dict[str, Any]], tools: Sequence[type[BaseModel]], *, purpose: str
@@ -314,16 +337,32 @@ class LLMClient:
             self._failed(call, started, f"malformed response body: {exc}")
             raise LLMUnavailable("malformed_response", str(exc)[:300]) from exc
         call.latency_ms = (time.perf_counter() - started) * 1000
-        usage = getattr(response, "usage", None)
-        if usage is not None:
-            call.tokens_in = int(getattr(usage, "prompt_tokens", 0) or 0)
-            call.tokens_out = int(getattr(usage, "completion_tokens", 0) or 0)
+        _count_usage(call, response)
         return response
 
     def _failed(self, call: ModelCall, started: float, error: str) -> None:
         call.latency_ms = (time.perf_counter() - started) * 1000
         call.error = error
         self.tracer.call(call)
+
+
+def _count_usage(call: ModelCall, response: Any) -> None:
+    """The server's usage when it sends one, else an estimate; charged to the open token meters."""
+    usage = getattr(response, "usage", None)
+    prompt = getattr(usage, "prompt_tokens", None) if usage is not None else None
+    completion = getattr(usage, "completion_tokens", None) if usage is not None else None
+    if prompt is None and completion is None:
+        message = _first_message(response)
+        said = str(getattr(message, "content", None) or "")
+        calls = getattr(message, "tool_calls", None) or []
+        said += "".join(str(getattr(getattr(c, "function", None), "arguments", "") or "") for c in calls)
+        call.tokens_in = metering.estimate_prompt(call.messages)
+        call.tokens_out = metering.estimate_tokens(said)
+        call.estimated = True
+    else:
+        call.tokens_in = int(prompt or 0)
+        call.tokens_out = int(completion or 0)
+    metering.report(call.tokens_in, call.tokens_out, estimated=call.estimated)
 
 
 def tool_name(tool: type[BaseModel]) -> str:

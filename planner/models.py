@@ -25,6 +25,7 @@ from common.contracts import new_id as new_id
 from common.contracts import utc_now as utc_now
 from common.secrecy import NAME as SECRET_NAME
 from common.secrecy import placeholder
+from planner.metering import ModelUsage
 
 # --- enums -------------------------------------------------------------------------------------
 
@@ -323,6 +324,10 @@ class ExecutionPlan(Contract):
     reason_codes: list[str] = Field(default_factory=list)
     clarification_question: str | None = None
     created_at: datetime = Field(default_factory=utc_now)
+    #: Model calls spent making this plan; the run's budget is charged with them once.
+    planning_usage: ModelUsage | None = None
+    #: 1 for the first plan; each replan of a run counts up (executor.revision).
+    version: int = Field(default=1, ge=1)
 
     @model_validator(mode="after")
     def _check_graph(self) -> ExecutionPlan:

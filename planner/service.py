@@ -10,6 +10,7 @@ from pydantic import SecretStr
 from planner.architect import LLMPlanner
 from planner.context import build_context
 from planner.llm import LLMSettings
+from planner.metering import metered
 from planner.models import ContextPack, ExecutionPlan
 from planner.rules import plan_rules
 from planner.tracing import PlanTrace, Tracer
@@ -52,9 +53,11 @@ async def make_plan(
         return PlanResult(plan=plan, trace=tracer.trace, planner_used="rules", secrets=understood.secrets)
     architect = LLMPlanner(llm)
     try:
-        plan = await architect.plan(understood, ctx)
+        with metered() as meter:
+            plan = await architect.plan(understood, ctx)
     finally:
         await architect.aclose()
+    plan = plan.model_copy(update={"planning_usage": meter.usage})
     used: Literal["rules", "llm"] = (
         "rules" if any(c.startswith("LLM_FALLBACK:") for c in plan.reason_codes) else "llm"
     )

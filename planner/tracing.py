@@ -54,6 +54,8 @@ class ModelCall(BaseModel):
     error: str | None = None
     tokens_in: int = 0
     tokens_out: int = 0
+    #: True when the server sent no usage and the tokens are an estimate (planner.metering).
+    estimated: bool = False
     latency_ms: float = 0.0
     attempt: int = 1
 

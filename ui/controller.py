@@ -70,6 +70,8 @@ class RunController(QObject):
     evidence_added = Signal(object)
     #: A browser action happened, with the latest screenshot (executor.events.ActionPerformed).
     action_performed = Signal(object)
+    #: The run moved to a new plan version after a failed step (executor.events.PlanRevised).
+    plan_revised = Signal(object)
     #: Budget used so far (executor.models.BudgetStateV1).
     budget_updated = Signal(object)
     #: The run ended with a bundle, after every earlier event was delivered (RunBundleV1).
@@ -333,5 +335,6 @@ class RunController(QObject):
                 "gate_decided": self.gate_decided,
                 "evidence_added": self.evidence_added,
                 "action_performed": self.action_performed,
+                "plan_revised": self.plan_revised,
             }[event.kind]
             signal.emit(event)

@@ -139,6 +139,7 @@ class MainWindow(QMainWindow):
         c.step_started.connect(self.plan_view.on_step_started)
         c.step_started.connect(self.live_view.on_step_started)
         c.step_finished.connect(self.plan_view.on_step_finished)
+        c.plan_revised.connect(self.plan_view.on_plan_revised)
         c.gate_requested.connect(self._on_gate_requested)
         c.gate_closed.connect(self._on_gate_closed)
         c.evidence_added.connect(self.answer_panel.on_evidence_added)

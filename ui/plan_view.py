@@ -6,13 +6,14 @@ reason codes sit above the table so a person sees why the planner chose this sha
 
 from __future__ import annotations
 
+from html import escape
 from typing import Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Slot
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
-from executor.events import StepStarted
+from executor.events import PlanRevised, StepStarted
 from executor.models import EXEC_MODE_FOR_PLAN, StepRunV1, StepStatus
 from planner.models import ExecutionPlan, Step
 
@@ -52,6 +53,18 @@ class PlanTableModel(QAbstractTableModel):
         self._status = {s.step_id: StepStatus.PENDING for s in self._steps}
         self._runs = {}
         self.endResetModel()
+
+    def revise(self, plan: ExecutionPlan) -> None:
+        """A new version of the running plan: steps it keeps keep their status and run."""
+        runs, status = self._runs, self._status
+        self.set_plan(plan)
+        for step_id in self._row:
+            if step_id in runs:
+                self._runs[step_id] = runs[step_id]
+            if step_id in status:
+                self._status[step_id] = status[step_id]
+        if self._steps:
+            self.dataChanged.emit(self.index(0, 0), self.index(len(self._steps) - 1, len(COLUMNS) - 1))
 
     def status_of(self, step_id: str) -> str | None:
         return self._status.get(step_id)
@@ -116,6 +129,15 @@ class PlanTableModel(QAbstractTableModel):
         return values[column]
 
 
+def revision_line(event: PlanRevised) -> str:
+    """The plan view's header after a replan: the version, what it replaced and why."""
+    return (
+        f"<b>Plan v{event.version}</b> · {len(event.plan.steps)} steps · replaced "
+        f"{event.replaced_step_id or 'a step'}<br>"
+        f"<span style='color:#4b5563'>{escape(event.reason)}</span>"
+    )
+
+
 class PlanView(QWidget):
     """The plan table plus a line naming the mode, its exec mode, the status and the reason codes."""
 
@@ -140,9 +162,12 @@ class PlanView(QWidget):
         box.setContentsMargins(0, 0, 0, 0)
         box.addWidget(self.summary)
         box.addWidget(self.table, 1)
+        #: The version of the plan shown (2 and up after a replan during the run).
+        self.version = 1
 
     def set_plan(self, plan: ExecutionPlan | None, planner_used: str | None = None) -> None:
         self.model.set_plan(plan)
+        self.version = plan.version if plan else 1
         if plan is None:
             self.summary.setText("No plan yet.")
             return
@@ -156,6 +181,12 @@ class PlanView(QWidget):
         if plan.clarification_question:
             text += f"<br><b>Question:</b> {plan.clarification_question}"
         self.summary.setText(text)
+
+    @Slot(object)
+    def on_plan_revised(self, event: PlanRevised) -> None:
+        self.model.revise(event.plan)
+        self.version = event.version
+        self.summary.setText(revision_line(event))
 
     @Slot(object)
     def on_step_started(self, event: StepStarted) -> None:

@@ -15,6 +15,7 @@ from typing import Any
 
 from browser.driver import PolicyAware
 from browser.models import BrowserPolicy
+from browser.thumbnail import driver_thumbnail
 from executor.act import report
 from executor.act.guards import ActStopped, LoopLimits
 from executor.act.hints import HintedCognition
@@ -29,6 +30,7 @@ from executor.tool_engine import ToolCallEngine
 from executor.tools import ToolContext, ToolOutput
 from planner.cognition import Cognition, RuleCognition
 from planner.models import Step
+from planner.page_view import showing
 from receipts.interface import Recorder
 
 #: Stops whose cause is worth remembering for the site (stable failure causes).
@@ -93,7 +95,8 @@ class ActRunner:
             cognition=self._cognition(spec.url or driver.url), ask=ctx.ask,
         )  # fmt: skip
         try:
-            result = await loop.run()
+            with showing(lambda: driver_thumbnail(driver)):  # a picture for models that take images
+                result = await loop.run()
         except ActStopped as stop:
             self._remember_failure(ctx.run_id, progress, stop)
             raise

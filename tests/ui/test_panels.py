@@ -180,3 +180,29 @@ def test_live_view_shows_action_screenshot_and_budget(qtbot: QtBot, tmp_path: Pa
     assert view.tokens_bar.value() == 1000  # over budget: the bar is full, the text tells by how much
     assert view.tokens_bar.text() == "1,500 / 1,000"
     assert view.screenshot.alignment() & Qt.AlignmentFlag.AlignCenter
+
+
+def test_plan_view_shows_a_revised_plan_as_v2_and_keeps_finished_steps(qtbot: QtBot) -> None:
+    from executor.events import PlanRevised
+    from executor.models import StepRunV1, StepStatus
+    from planner.models import ExecutionPlan
+    from ui.plan_view import PlanView
+
+    gate = {"gate_id": "g", "kind": "action", "blocked_actions": ["delete"]}
+    search = {"step_id": "s1", "type": "WEB_SEARCH", "inputs": {"query": "x"}}
+    act = {"step_id": "a1", "type": "ACT", "policy_gate_id": "g", "inputs": {"goal": "x"}}
+    first = ExecutionPlan.model_validate({"mode": "C", "steps": [search, act], "policy_gates": [gate]})
+    view = PlanView()
+    qtbot.addWidget(view)
+    view.set_plan(first)
+    view.on_step_finished(StepRunV1(step_id="s1", step_type="WEB_SEARCH", status=StepStatus.SUCCESS))
+    second = first.model_copy(update={"version": 2, "steps": [first.steps[0], first.steps[1].model_copy(
+        update={"step_id": "a2"})]})  # fmt: skip
+    view.on_plan_revised(
+        PlanRevised(
+            run_id="r", plan=second, version=2, reason="STEP_FAILED: a1 <failed>", replaced_step_id="a1"
+        )
+    )
+    assert view.version == 2 and "Plan v2" in view.summary.text() and "&lt;failed&gt;" in view.summary.text()
+    assert view.model.status_of("s1") == StepStatus.SUCCESS  # the finished step kept its result
+    assert view.model.status_of("a2") == StepStatus.PENDING and view.model.rowCount() == 2

@@ -1,0 +1,61 @@
+"""`waypost eval`: the bundled task suite against the configured model, or the rules as a baseline.
+
+Runs go to a throwaway folder unless --runs-dir is given, so an eval does not fill the history.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import tempfile
+from pathlib import Path
+from typing import Any
+
+from app.settings import Settings
+from app.wiring import build_core
+from evals.runner import TaskResult, describe, run_suite
+from evals.tasks import select
+from planner.service import PlannerChoice
+
+
+def add_parser(sub: Any) -> None:
+    ev = sub.add_parser("eval", help="run the bundled task suite; success, steps, tokens, seconds per task")
+    ev.add_argument("--model", help="model name (default: WAYPOST_MODEL or the settings)")
+    ev.add_argument(
+        "--base-url", help="an OpenAI-compatible endpoint, e.g. a local llama.cpp or Ollama server"
+    )
+    ev.add_argument("--rules", action="store_true", help="ignore any configured model: the rule baseline")
+    ev.add_argument("--tasks", help="task ids, globs or families, comma-separated (e.g. 'forms,tabs-0*')")
+    ev.add_argument("--runs-dir", type=Path, help="keep the runs and receipts here (default: a temp folder)")
+    ev.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+
+
+def overrides(args: argparse.Namespace) -> dict[str, Any]:
+    return {"model": args.model, "base_url": args.base_url}
+
+
+async def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
+    tasks = select(args.tasks)
+    if not tasks:
+        print(f"waypost: no task matches {args.tasks!r}", file=sys.stderr)
+        return 2
+    if args.rules:
+        settings = settings.model_copy(update={"base_url": None, "api_key": None})
+    cognition = settings.model if settings.llm_configured else "rules"
+    planner: PlannerChoice = "auto" if settings.llm_configured else "rules"
+
+    def progress(result: TaskResult) -> None:
+        if not args.json:
+            mark = "ok " if result.success else "-- "
+            print(f"{mark}{result.task_id} ({result.seconds:.1f} s)", file=sys.stderr)
+
+    with tempfile.TemporaryDirectory(prefix="waypost-eval-") as scratch:
+        where = args.runs_dir if args.runs_dir else Path(scratch)
+        core = build_core(settings.model_copy(update={"runs_dir": where}))
+        report = await run_suite(core, tasks, cognition=cognition, planner=planner, on_result=progress)
+    if args.json:
+        print(json.dumps(report.model_dump(mode="json"), indent=2))
+    else:
+        print(describe(report))
+    return 0

@@ -1,0 +1,138 @@
+"""Runs eval tasks through the same core the CLI uses: plan, run (gates approved, blocked actions
+still blocked), then the task's checker. Figures per task and per family."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable, Sequence
+
+from pydantic import BaseModel
+
+from evals.site import EvalSite
+from evals.tasks import EvalTask, Observed
+from executor.errors import ExecutorError
+from executor.models import ApprovalPolicy
+from executor.service import AgentCore
+from planner.service import PlannerChoice
+
+
+class TaskResult(BaseModel):
+    task_id: str
+    family: str
+    success: bool
+    run_status: str
+    steps: int  # browser actions performed (the budget's ui actions)
+    tokens: int  # model tokens, prompt + completion (0 for the rule cognition)
+    model_calls: int
+    seconds: float
+    reason: str = ""
+
+
+class FamilySummary(BaseModel):
+    family: str
+    tasks: int
+    successes: int
+    success_rate: float
+    median_seconds: float
+    mean_tokens: float
+
+
+class EvalReport(BaseModel):
+    cognition: str  # "rules" or the model's name
+    results: list[TaskResult]
+    families: list[FamilySummary]
+    successes: int
+    total: int
+
+
+async def run_task(core: AgentCore, site: EvalSite, task: EvalTask, planner: PlannerChoice) -> TaskResult:
+    site.reset()
+    started = time.perf_counter()
+    try:
+        plan = (await core.plan(task.text(site.url(task.page)), planner=planner)).plan
+        bundle = await core.run(plan, approval_policy=ApprovalPolicy.ALL)
+    except (ExecutorError, OSError, RuntimeError, ValueError) as exc:  # one broken task, not the suite
+        seconds = round(time.perf_counter() - started, 2)
+        reason = f"{type(exc).__name__}: {exc}"[:200]
+        return TaskResult(task_id=task.task_id, family=task.family, success=False, run_status="ERROR",
+                          steps=0, tokens=0, model_calls=0, seconds=seconds, reason=reason)  # fmt: skip
+    seconds = time.perf_counter() - started
+    seen = Observed(
+        state=site.state(task.page),
+        answer=bundle.final_answer or "",
+        posts=site.posts(task.post_path) if task.post_path else 0,
+    )
+    used = bundle.budget_used
+    return TaskResult(
+        task_id=task.task_id,
+        family=task.family,
+        success=task.check(seen),
+        run_status=str(bundle.run_status),
+        steps=used.actions_used,
+        tokens=used.token_est_used,
+        model_calls=used.model_usage.calls,
+        seconds=round(seconds, 2),
+        reason=bundle.reason[:200],
+    )
+
+
+async def run_suite(
+    core: AgentCore,
+    tasks: Sequence[EvalTask],
+    *,
+    cognition: str,
+    planner: PlannerChoice = "auto",
+    on_result: Callable[[TaskResult], None] | None = None,
+) -> EvalReport:
+    results: list[TaskResult] = []
+    with EvalSite() as site:
+        for task in tasks:
+            result = await run_task(core, site, task, planner)
+            results.append(result)
+            if on_result is not None:
+                on_result(result)
+    return EvalReport(
+        cognition=cognition,
+        results=results,
+        families=summarise(results),
+        successes=sum(r.success for r in results),
+        total=len(results),
+    )
+
+
+def summarise(results: Sequence[TaskResult]) -> list[FamilySummary]:
+    families: dict[str, list[TaskResult]] = {}
+    for result in results:
+        families.setdefault(result.family, []).append(result)
+    return [
+        FamilySummary(
+            family=name,
+            tasks=len(rows),
+            successes=sum(r.success for r in rows),
+            success_rate=round(sum(r.success for r in rows) / len(rows), 3),
+            median_seconds=round(statistics.median(r.seconds for r in rows), 2),
+            mean_tokens=round(statistics.fmean(r.tokens for r in rows), 1),
+        )
+        for name, rows in families.items()
+    ]
+
+
+def describe(report: EvalReport) -> str:
+    """The human table: one line per task, then one per family, then the total."""
+    lines = [
+        f"cognition: {report.cognition}",
+        f"{'task':<15} {'ok':<4} {'steps':>5} {'tokens':>7} {'s':>6}  status",
+    ]
+    for r in report.results:
+        mark = "yes" if r.success else "no"
+        lines.append(
+            f"{r.task_id:<15} {mark:<4} {r.steps:>5} {r.tokens:>7} {r.seconds:>6.1f}  {r.run_status}"
+        )
+    lines += ["", f"{'family':<15} {'success':>9} {'median s':>9} {'tokens':>8}"]
+    for f in report.families:
+        lines.append(
+            f"{f.family:<15} {f.successes:>4}/{f.tasks:<4} {f.median_seconds:>9.1f} {f.mean_tokens:>8.0f}"
+        )
+    lines.append(f"{'total':<15} {report.successes:>4}/{report.total:<4}")
+    return "\n".join(lines)

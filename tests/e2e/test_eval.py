@@ -1,0 +1,81 @@
+"""`waypost eval` mechanics: the rule baseline and a scripted model behind the real client."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from evals.tasks import TASKS
+from planner.context import build_context
+from planner.draft import plan_to_draft
+from planner.rules import plan_rules
+from tests.e2e.test_cli_basics import run_cli
+from tests.integration.act.test_model import act, done, index_of
+from tests.support.llm_server import Reply, ScriptedLLMServer
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_suite_has_forty_goal_only_tasks_in_ten_families() -> None:
+    assert len(TASKS) >= 40 and len({t.task_id for t in TASKS}) == len(TASKS)
+    families = {t.family for t in TASKS}
+    assert families == {"forms", "unlabelled", "wizard", "inbox", "search", "tables", "dialogs", "tabs",
+                        "dates", "research"}  # fmt: skip
+    assert all("{url}" in t.goal for t in TASKS)
+
+
+def test_rule_baseline_reports_per_task_and_family(
+    waypost_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run_cli(capsys, "eval", "--rules", "--tasks", "forms-01,tables-01", "--json")
+    report = json.loads(out)
+    assert code == 0 and report["cognition"] == "rules" and report["total"] == 2
+    rows = {r["task_id"]: r for r in report["results"]}
+    assert rows["forms-01"]["success"] is True and rows["forms-01"]["steps"] >= 2
+    assert all(r["tokens"] == 0 and r["model_calls"] == 0 and r["seconds"] > 0 for r in rows.values())
+    assert {f["family"] for f in report["families"]} == {"forms", "tables"}
+
+
+def _user(body: dict[str, Any]) -> str:
+    return str(next(m["content"] for m in body["messages"] if m["role"] == "user"))
+
+
+def test_scripted_model_is_measured_and_its_tokens_counted(
+    waypost_home: Path,
+    capsys: pytest.CaptureFixture[str],
+    llm_server: ScriptedLLMServer,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    served: list[tuple[int, int]] = []
+
+    def respond(body: dict[str, Any]) -> Reply:
+        fmt = (body.get("response_format") or {}).get("json_schema") or {}
+        user = _user(body)
+        if fmt.get("name") == "plan_draft":
+            task = json.loads(user)["task"]["task"]
+            reply = Reply.json(plan_to_draft(plan_rules(task, build_context(task))).model_dump(mode="json"))
+        elif "'kind': 'fill'" in user.split("Page:")[0]:
+            reply = done("name and email filled")
+        else:
+            reply = act(
+                {"kind": "fill", "index": index_of(user, "Name"), "value": "Ada Lovelace"},
+                {"kind": "fill", "index": index_of(user, "Email"), "value": "ada@example.com"},
+            )
+        reply.usage = (500 + len(served), 20)
+        served.append(reply.usage)
+        return reply
+
+    llm_server.responder = respond
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    code, out, _ = run_cli(
+        capsys, "eval", "--base-url", llm_server.url, "--model", "test-model", "--tasks", "forms-01", "--json"
+    )
+    report = json.loads(out)
+    (row,) = report["results"]
+    assert code == 0 and report["cognition"] == "test-model"
+    assert row["success"] is True, row
+    assert row["model_calls"] == len(llm_server.chat_requests()) == len(served) >= 3
+    assert row["tokens"] == sum(a + b for a, b in served)
