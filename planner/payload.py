@@ -97,7 +97,7 @@ def _value_after(original: str, pos: int, limit: int, key: str) -> str | None:
     if key == "email":
         m = _EMAIL.match(rest)
         return m.group(0) if m else None
-    if rest[:1] in "\"'“‘«":
+    if rest and rest[0] in "\"'“‘«":
         close = {'"': '"', "'": "'", "“": "”", "‘": "’", "«": "»"}[rest[0]]
         end = rest.find(close, 1)
         if end > 0:
