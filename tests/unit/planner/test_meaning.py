@@ -6,14 +6,14 @@ from __future__ import annotations
 import pytest
 
 from planner.context import build_context
-from planner.models import PlanMode, StepType
+from planner.models import ExecutionPlan, PlanMode, StepType
 from planner.rules import plan_rules
 
 PRICING = "https://saas.example.com/pricing"
 TAB = "https://app.example.com/account"
 
 
-def _plan(task: str, url: str | None = None):  # type: ignore[no-untyped-def]
+def _plan(task: str, url: str | None = None) -> ExecutionPlan:
     return plan_rules(task, build_context(task, url=url))
 
 
