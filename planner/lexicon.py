@@ -49,7 +49,7 @@ ACTION = (
     "vào tài khoản", "điền", "điền sẵn", "nhập", "bấm", "nhấn", "nhấp", "click vào", "gửi", "đặt vé",
     "đặt phòng", "đặt hàng", "đặt mua", "đặt lịch", "đăng ký", "đăng kí", "đăng nhập", "tải về",
     "tải xuống", "tải lên", "mua", "thanh toán", "xóa", "xoá", "hủy", "huỷ", "điền form", "đăng bài",
-    "trả lời email", "thêm vào giỏ", "vào giỏ",
+    "trả lời email", "thêm vào giỏ", "vào giỏ", "tải hóa đơn", "tải báo cáo", "tải tệp", "tải file",
 )
 
 #: Verbs that only take the person somewhere: navigation in order to read, not a change (mode A
@@ -154,7 +154,7 @@ SEND_WORDS = (
 )
 
 DOWNLOAD_WORDS = (
-    "download", "tải về", "tải xuống",
+    "download", "tải về", "tải xuống", "tải hóa đơn", "tải báo cáo", "tải tệp", "tải file",
 )
 
 FORM_WORDS = (

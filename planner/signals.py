@@ -20,6 +20,7 @@ class RiskLevel(StrEnum):
 
 #: "Enterprise plan limits at https://...": a page named with data words and no verb is read.
 _NAMES_PAGE = re.compile(r"https?://|\b[\w-]+\.[a-z]{2,}/")
+_NOT_ACTION = lx.NOT_ACTION + lx.NO_SUBMIT
 _URL = re.compile(r"https?://\S+|\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/\S*", re.IGNORECASE)
 
 
@@ -64,7 +65,7 @@ def _without_urls(text: Text) -> Text:
 
 
 def read_flags(text: Text) -> TextFlags:
-    action_text = _without_urls(blank(text, lx.NOT_ACTION + lx.NO_SUBMIT))
+    action_text = _without_urls(blank(text, _NOT_ACTION))
     meaning = read_meaning(text, action_text)
     research = meaning.reads or (has_terms(text, lx.DATA_WORDS) and _NAMES_PAGE.search(text.folded))
     return TextFlags(

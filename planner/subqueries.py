@@ -24,6 +24,8 @@ _STOP = (
     "here", "all", "every", "each", "any", "some", "it offers", "they offer", "page", "site", "của",
     "các", "những", "đó", "trên", "ở", "là", "có", "cho", "với", "mà", "không", "được", "trang", "bài",
 )  # fmt: skip
+_DROPPED = lx.RESEARCH + lx.READING + lx.NAVIGATE + _FILLER + _STOP + lx.NO_SUBMIT
+_BARE = lx.RESEARCH + lx.READING + _FILLER + lx.NO_SUBMIT
 _WORDS = {
     "official": {"en": "official documentation terms", "vi": "trang chính thức điều khoản"},
     "data": {"en": "pricing packages comparison table", "vi": "bảng giá các gói"},
@@ -51,7 +53,7 @@ def bare_topic(spec: TaskSpecV1) -> str:
     clause = re.sub(r"\([^)]*\)|\{\{secret:[a-z0-9_]+\}\}", " ", research_clause(spec))
     text = Text(clause)
     chars = list(clause)
-    for m in search_terms(text, lx.RESEARCH + lx.READING + _FILLER + lx.NO_SUBMIT):
+    for m in search_terms(text, _BARE):
         for i in range(m.start(), m.end()):
             chars[i] = " "
     return collapse_spaces(re.sub(r"[^\w\s$€£.,/:-]+|[?!.,;:]+(?=\s|$)", " ", "".join(chars)))
@@ -63,8 +65,7 @@ def topic_of(spec: TaskSpecV1) -> str:
     clause = re.sub(r"\([^)]*\)|\{\{secret:[a-z0-9_]+\}\}|https?://\S+", " ", research_clause(spec))
     text = Text(clause)
     chars = list(clause)
-    dropped = lx.RESEARCH + lx.READING + lx.NAVIGATE + _FILLER + _STOP + lx.NO_SUBMIT
-    for m in search_terms(text, dropped):
+    for m in search_terms(text, _DROPPED):
         for i in range(m.start(), m.end()):
             chars[i] = " "
     topic = collapse_spaces(re.sub(r"[?!.,;:]+(?=\s|$)", " ", "".join(chars)))
