@@ -28,6 +28,7 @@ from planner.models import (
 )
 from planner.router import Route
 from planner.signals import Signals, blank
+from planner.step_names import act_name, open_name, read_state_name
 from planner.subqueries import generate_sub_queries
 
 
@@ -117,7 +118,8 @@ def _research(d: _Draft, after: list[str], *, optional_retrieve: bool = False) -
         if flags.this_page and d.context.active_tab.url:
             urls.insert(0, d.context.active_tab.url)
         for i, url in enumerate(dict.fromkeys(urls), 1):
-            made.append(d.add(f"stp_o{i}", StepType.OPEN_URL, f"Open {url}", after, inputs={"url": url}))
+            made.append(d.add(f"stp_o{i}", StepType.OPEN_URL, open_name(url), after, inputs={"url": url}))
+    opened = bool(made)
     if not made or flags.compare or flags.news or flags.data:
         d.sub_queries = generate_sub_queries(
             spec, compare=flags.compare, data=flags.data, news=flags.news, state=bool(after)
@@ -127,9 +129,10 @@ def _research(d: _Draft, after: list[str], *, optional_retrieve: bool = False) -
             d.add(
                 "stp_r1",
                 StepType.RETRIEVE,
-                "Retrieve evidence",
+                "Search the web for sources",
                 after,
-                optional=optional_retrieve,
+                # The page the task names answers first: a failing search is then a note, not a gap.
+                optional=optional_retrieve or opened,
                 inputs={"sub_queries": queries, "top_k": TOP_K},
                 config={"top_k": TOP_K},
             )
@@ -213,7 +216,7 @@ def _act(d: _Draft, after: list[str], *, read_state: bool) -> list[str]:
         goal = f"Read the current state, change nothing: {goal}"
         name, blueprint = "Read the current state", ["open", "locate", "verify", "stop"]
     else:
-        name = "Prefill the form (no submit)" if d.spec.constraints.no_submit else "Perform the action"
+        name = act_name(d.spec.user_query, d.signals.flags, no_submit=d.spec.constraints.no_submit)
         blueprint = ["open", "locate", "fill", "verify", "stop"]
     flags = d.signals.flags
     gate = d.gate(GateKind.DOWNLOAD if flags.download and not flags.form else GateKind.ACTION, name.lower())
@@ -246,11 +249,22 @@ def _act(d: _Draft, after: list[str], *, read_state: bool) -> list[str]:
     return made
 
 
+def _read_state(d: _Draft) -> list[str]:
+    """Mode D reads the person's page before anything else, and reading needs no gate: one OPEN_URL
+    whose text the explaining step reads as the state. A task that signs in first acts (gated)."""
+    url = start_url(d.spec, d.context)
+    if url is None or has_terms(Text(d.spec.user_query), lx.LOGIN_VERBS):
+        return []
+    inputs = {"url": url, "purpose": "read_state"}
+    return [d.add("stp_o1", StepType.OPEN_URL, read_state_name(url), [], inputs=inputs)]
+
+
 def _verify(mode: PlanMode, d: _Draft) -> VerifyCriteria:
     research = mode in (PlanMode.A, PlanMode.C, PlanMode.D)
     retrieve = next((s for s in d.steps if s.type is StepType.RETRIEVE), None)
     min_evidence = 0
-    if research and retrieve is not None and not retrieve.optional:
+    # A search beside a named page is optional (the page answers first) but still wanted: two items.
+    if research and retrieve is not None and (not retrieve.optional or mode is not PlanMode.D):
         min_evidence = 1 if mode is PlanMode.D else 2
     elif research and any(s.type is StepType.OPEN_URL for s in d.steps):
         min_evidence = 1
@@ -273,8 +287,8 @@ def build_plan(spec: TaskSpecV1, context: ContextPack, signals: Signals, route: 
         research = _research(d, [])
         _act(d, research[-1:], read_state=False)
     elif route.mode is PlanMode.D:
-        acted = _act(d, [], read_state=True)
-        _research(d, acted, optional_retrieve=not signals.flags.research)
+        read = _read_state(d) or _act(d, [], read_state=True)
+        _research(d, read, optional_retrieve=not signals.flags.research)
     return ExecutionPlan(
         plan_status=route.plan_status,
         mode=route.mode,

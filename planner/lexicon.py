@@ -35,6 +35,8 @@ NOT_ACTION = (
     "worth buying", "to buy?", "gửi tiết kiệm", "nên mua", "có nên mua", "cách đăng ký", "cách mở",
     "làm sao để", "làm thế nào để", "hướng dẫn", "post-", "mua gì", "open questions", "open problems",
     "nhập khẩu", "nhập môn", "thu nhập", "ngôn ngữ lập trình", "open ai", "openai",
+    "order history", "order status", "order number", "data set", "set of", "a set",
+    "bảng điều khiển thanh toán", "lịch sử thanh toán", "vay mua",
 )
 
 ACTION = (
@@ -47,13 +49,54 @@ ACTION = (
     "vào tài khoản", "điền", "điền sẵn", "nhập", "bấm", "nhấn", "nhấp", "click vào", "gửi", "đặt vé",
     "đặt phòng", "đặt hàng", "đặt mua", "đặt lịch", "đăng ký", "đăng kí", "đăng nhập", "tải về",
     "tải xuống", "tải lên", "mua", "thanh toán", "xóa", "xoá", "hủy", "huỷ", "điền form", "đăng bài",
-    "trả lời email", "thêm vào giỏ", "vào giỏ",
+    "trả lời email", "thêm vào giỏ", "vào giỏ", "tải hóa đơn", "tải báo cáo", "tải tệp", "tải file",
+)
+
+#: Verbs that only take the person somewhere: navigation in order to read, not a change (mode A
+#: when reading follows; part of an action only when it follows research: "then open the booking page").
+NAVIGATE = (
+    "open", "go to", "navigate", "visit", "head to", "browse to", "mở", "truy cập", "vào trang",
+    "vào link", "vào web", "vào website", "vào site", "vào mục", "vào tài khoản",
+)
+
+#: Verbs that change something on a page (or its owner's data): the action part of B, C and D.
+CHANGE = (
+    *(a for a in ACTION if a not in NAVIGATE),
+    "sign me up", "sign us up", "subscribe me", "enroll", "enrol", "reserve", "start a trial",
+    "start a free trial", "start the trial", "vote", "set", "select", "change my", "change the",
+    "switch to", "turn on", "turn off", "enable", "disable", "upgrade", "downgrade", "add", "put",
+    "đặt bàn", "đặt tour", "đăng ký cho tôi", "đổi tên", "đổi mật khẩu", "đổi sang", "thay đổi",
+    "bật chế độ", "tắt chế độ", "bật thông báo", "tắt thông báo", "bật tính năng", "tắt tính năng",
+    "nâng cấp", "hạ cấp",
+)
+
+#: Reading and asking, beyond the research verbs: what the person wants to know or see.
+READING = (
+    "tell me", "give me", "show me", "list", "read", "key points", "takeaways", "check which",
+    "check whether", "check if", "check what", "check how", "see which", "see whether", "figure out",
+    "work out", "pick", "choose", "decide", "what", "which", "who", "whose", "when", "where", "how",
+    "is there", "are there", "cho tôi biết", "cho mình biết", "ý chính", "đọc", "kinh nghiệm", "ai là",
+    "khi nào", "ở đâu", "nào", "gì", "có những", "liệt kê", "kiểm tra xem", "có đủ", "có hỗ trợ",
+)
+
+#: Nouns for state only the person's own account shows ("my latest invoice"), English, one word each.
+STATE_NOUNS_EN = (
+    "account", "plan", "subscription", "settings", "setting", "billing", "bill", "invoice", "charges",
+    "charge", "dashboard", "usage", "profile", "policy", "policies", "order", "orders", "inbox", "cart",
+    "statement", "storage", "seats", "add-ons", "notifications", "privacy", "security", "membership",
+    "balance", "quota", "limits", "tier", "package", "fees", "devices", "sessions", "history",
+)
+
+#: The same in Vietnamese, folded (no diacritics), matched before "của tôi" / "của mình".
+STATE_NOUNS_VI = (
+    "tai khoan", "goi", "goi cuoc", "cai dat", "hoa don", "don hang", "ho so", "gio hang", "hop thu",
+    "bang dieu khien", "chinh sach", "thong bao", "phi", "khoan phi", "lich su", "dung luong", "so du",
 )
 
 #: Reading state that only exists behind the UI (narrowed to the person's own state).
 STATE_FIRST = (
     "my account", "my plan", "my subscription", "my settings", "my profile", "my dashboard", "my orders",
-    "my order", "my billing", "my inbox", "my cart", "am i using", "am i on", "am i subscribed",
+    "my order", "my billing", "my inbox", "am i using", "am i on", "am i subscribed",
     "i'm using", "i am using", "currently using", "currently subscribed", "current plan",
     "current subscription", "which plan i", "what plan i", "đang dùng", "đang sử dụng", "đang bật",
     "đang đăng ký", "tài khoản của tôi", "tài khoản của mình", "gói hiện tại", "gói của tôi",
@@ -111,7 +154,7 @@ SEND_WORDS = (
 )
 
 DOWNLOAD_WORDS = (
-    "download", "tải về", "tải xuống",
+    "download", "tải về", "tải xuống", "tải hóa đơn", "tải báo cáo", "tải tệp", "tải file",
 )
 
 FORM_WORDS = (
@@ -125,7 +168,8 @@ PII_WORDS = (
 
 DATA_WORDS = (
     "price", "prices", "pricing", "table", "package", "packages", "plan", "plans", "tier", "cost", "fee",
-    "data", "statistics", "numbers", "giá", "bảng giá", "bảng", "gói", "chi phí", "phí", "số liệu",
+    "data", "statistics", "numbers", "limit", "limits", "quota", "quotas",
+    "giá", "bảng giá", "bảng", "gói", "chi phí", "phí", "số liệu",
     "dữ liệu", "thống kê",
 )
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from common.secrecy import PLACEHOLDER
+from planner import slots
 from planner._text import Text, fold, search_terms, strip_quotes
 from planner.lexicon import ACTION
 
@@ -28,18 +29,35 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     "message": ("message", "note", "comment", "lời nhắn", "ghi chú", "nội dung"),
     "website": ("website", "trang web"),
     "password": ("password", "mật khẩu"),
+    "date_of_birth": ("date of birth", "birth date", "birthday", "dob", "ngày sinh"),
+    "date": ("date", "appointment date", "ngày hẹn"),
+    "amount": ("amount", "số tiền", "budget", "ngân sách"),
+    "quantity": ("quantity", "qty", "số lượng"),
 }  # fmt: skip
 _WORD_TO_KEY = {w: k for k, words in FIELD_WORDS.items() for w in words}
 _ALL_WORDS = tuple(_WORD_TO_KEY)
-_SEP = re.compile(r"^\s*(?:(?:is|là|la|of)\b|=|:)?\s*", re.IGNORECASE)
-_STOP = re.compile(
-    r"(?i)\s*(?:[,;()\n]|\s(?:and|và|va|then|rồi|roi|but|nhưng|nhung|after that|sau đó)\s|\.\s|\.$|$)"
+_PLACE = (
+    r"|(?:^|\s)(?:on|at|in|trên|tren|tại|tai|ở)\s+(?:https?://|this\b|the\b|trang\b|[\w-]+\.[a-z]{2,})"
+    r"|\s(?:in|into|vào|vao)\s+(?:the\s+)?(?:form|field|box|ô|o|trường|truong|biểu mẫu|bieu mau)\b"
 )
-_EMAIL = re.compile(r"^[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
+_STOP = re.compile(
+    r"(?i)\s*(?:[,;()\n]|\s(?:and|và|va|then|rồi|roi|but|nhưng|nhung|after that|sau đó)\s|\.\s|\.$|$"
+    + _PLACE
+    + ")"
+)
+#: Verbs after which field values may follow (the task's actions, and "set"/"change" phrasing).
+_STARTS = (*ACTION, "set", "change", "update", "select", "put", "write", "request", "apply", "sửa", "đổi")
+#: "to" separates a field from its value only after a verb that sets: "change the name to Bob".
+_SETS = re.compile(r"(?i)\b(?:set|change|update|switch|đổi|doi|sửa|sua)\b")
+#: "register as Jane Doe": a capitalised name after "as" is the person's name.
+_AS_NAME = re.compile(r"\bas\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,3})")
+_TYPED = frozenset({"email", "phone", "date", "date_of_birth", "amount"})
 #: "fill the email field" names a field, not a value (lower case only: "An" is a name).
 _BAD_VALUE = re.compile(r"^(?:field|fields|box|input|ô|trường|the|a|an|form|it|này|Field|The|Form)\b")
 #: Addresses hold commas ("12 Ly Thuong Kiet, Ha Noi"): they end at the next field or a clause.
-_STOP_ADDRESS = re.compile(r"(?i)\s*(?:[;()\n]|\s(?:then|rồi|roi|but|nhưng|nhung)\s|\.\s|\.$|$)")
+_STOP_ADDRESS = re.compile(
+    r"(?i)\s*(?:[;()\n]|\s(?:then|rồi|roi|but|nhưng|nhung)\s|\.\s|\.$|$" + _PLACE + ")"
+)
 
 
 _FOLDED_TO_KEY = {" ".join(fold(w).split()): k for w, k in _WORD_TO_KEY.items()}
@@ -53,12 +71,13 @@ def _key_for(phrase: str) -> str | None:
 
 
 def _action_start(text: Text) -> int | None:
-    hits = search_terms(text, ACTION)
+    hits = search_terms(text, _STARTS)
     return hits[0].end() if hits else None
 
 
 def extract_payload(text: Text) -> dict[str, str]:
-    """Field -> value for every field word followed by a value after the first action verb."""
+    """Field -> value for every field word with a value after the first action verb; then values
+    whose shape names their field (an email, a phone) and "as <Name>"."""
     start = _action_start(text)
     if start is None:
         return {}
@@ -75,9 +94,18 @@ def extract_payload(text: Text) -> dict[str, str]:
         if key is None or key in payload:
             continue
         limit = hits[i + 1].start() if i + 1 < len(hits) else len(text.original)
-        value = _value_after(text.original, m.end(), limit, key)
+        value = _value_after(text.original, m.end(), limit, key) or slots.value_before(
+            text.original, m.start()
+        )
         if value:
             payload[key] = value
+    plain = PLACEHOLDER.sub(lambda p: " " * len(p.group(0)), text.original)
+    for key, value in slots.unlabelled(plain, start).items():
+        if key not in payload and value not in payload.values():
+            payload[key] = value
+    named = _AS_NAME.search(plain, start)
+    if named and "name" not in payload and "@" not in named.group(1):
+        payload["name"] = named.group(1)
     return payload
 
 
@@ -92,12 +120,13 @@ def _drop_overlaps(hits: list[re.Match[str]]) -> list[re.Match[str]]:
 
 def _value_after(original: str, pos: int, limit: int, key: str) -> str | None:
     rest = original[pos:limit]
-    sep = _SEP.match(rest)
+    sep = slots.SEP.match(rest)
+    if sep and sep.group(0).strip().lower() == "to" and not _SETS.search(original[:pos]):
+        return None  # "send the message to Bob" names a recipient, not the message
     rest = rest[sep.end() :] if sep else rest
-    if key == "email":
-        m = _EMAIL.match(rest)
-        return m.group(0) if m else None
-    if rest[:1] in "\"'“‘«":
+    if key in _TYPED:
+        return slots.typed_value(key, rest)
+    if rest and rest[0] in "\"'“‘«":
         close = {'"': '"', "'": "'", "“": "”", "‘": "’", "«": "»"}[rest[0]]
         end = rest.find(close, 1)
         if end > 0:

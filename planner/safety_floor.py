@@ -26,6 +26,7 @@ from planner.models import (
     PolicyGate,
     Step,
     StepFamily,
+    StepType,
     VerifyCriteria,
 )
 from planner.secrets import redact
@@ -153,7 +154,8 @@ def _free_id(step_id: str, steps: list[Step]) -> str:
 
 
 def _order(mode: PlanMode, steps: list[Step], codes: list[str]) -> list[Step]:
-    """C: actions wait for all research; D: research waits for the first action."""
+    """C: actions wait for all research; D: everything waits for the state read (the first action,
+    else the first OPEN_URL: reading the person's page needs no gate)."""
     research = [s.step_id for s in steps if not s.is_action]
     actions = [s for s in steps if s.is_action]
     if mode is PlanMode.C:
@@ -167,6 +169,16 @@ def _order(mode: PlanMode, steps: list[Step], codes: list[str]) -> list[Step]:
             if missing:
                 step.depends_on = [*step.depends_on, *missing]
                 codes.append(f"SAFETY_FLOOR:action_waits_for_research:{step.step_id}")
+    reader = next((s for s in steps if s.type is StepType.OPEN_URL), None)
+    if mode is PlanMode.D and not actions and reader is not None:
+        reader.inputs = {**reader.inputs, "purpose": "read_state"}
+        if reader.depends_on:
+            reader.depends_on = []
+            codes.append(f"SAFETY_FLOOR:state_read_first:{reader.step_id}")
+        for step in steps:
+            if step is not reader and reader.step_id not in _ancestors(steps, step.step_id):
+                step.depends_on = [reader.step_id, *step.depends_on]
+        steps = [reader, *[s for s in steps if s is not reader]]
     if mode is PlanMode.D and actions:
         first = actions[0]
         for step in actions:

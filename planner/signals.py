@@ -8,6 +8,7 @@ from enum import StrEnum
 
 from planner import lexicon as lx
 from planner._text import Text, has_terms, search_terms
+from planner.intent import read_meaning
 from planner.models import ContextPack, Intent, RiskFlag, TaskSpecV1
 
 
@@ -17,11 +18,10 @@ class RiskLevel(StrEnum):
     HIGH = "high"
 
 
-_WH_START = re.compile(
-    r"^\s*(?:what|which|how|why|when|where|who|is|are|should|can|could|do|does|tai sao|vi sao|"
-    r"co nen|lam sao|the nao)\b"
-)
-_CLAUSE_BREAK = re.compile(r"\b(?:then|and then|roi|sau do)\b|;")
+#: "Enterprise plan limits at https://...": a page named with data words and no verb is read.
+_NAMES_PAGE = re.compile(r"https?://|\b[\w-]+\.[a-z]{2,}/")
+_NOT_ACTION = lx.NOT_ACTION + lx.NO_SUBMIT
+_URL = re.compile(r"https?://\S+|\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/\S*", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -57,21 +57,23 @@ def blank(text: Text, phrases: tuple[str, ...]) -> Text:
     return Text("".join(chars))
 
 
+def _without_urls(text: Text) -> Text:
+    """URLs blanked: "/post/3" or "/visit" in an address is no verb."""
+    if not _URL.search(text.original):
+        return text
+    return Text(_URL.sub(lambda m: " " * len(m.group(0)), text.original))
+
+
 def read_flags(text: Text) -> TextFlags:
-    action_text = blank(text, lx.NOT_ACTION + lx.NO_SUBMIT)
-    no_submit = has_terms(text, lx.NO_SUBMIT)
-    question = text.original.rstrip().endswith("?")
-    action_hits = search_terms(action_text, lx.ACTION)
-    howto = search_terms(text, lx.HOWTO)
-    action = bool(action_hits) and not (howto and howto[0].start() <= action_hits[0].start())
-    if action and question and _WH_START.match(text.folded) and not _CLAUSE_BREAK.search(text.folded):
-        action = False  # "What is the best way to pay off a loan?" asks, it does not order
+    action_text = _without_urls(blank(text, _NOT_ACTION))
+    meaning = read_meaning(text, action_text)
+    research = meaning.reads or (has_terms(text, lx.DATA_WORDS) and _NAMES_PAGE.search(text.folded))
     return TextFlags(
-        research=has_terms(text, lx.RESEARCH) or (question and not action),
-        action=action,
-        state_first=has_terms(text, lx.STATE_FIRST),
+        research=bool(research),
+        action=meaning.acts,
+        state_first=meaning.reads_own_state,
         no_research=has_terms(text, lx.NO_RESEARCH),
-        no_submit=no_submit,
+        no_submit=has_terms(text, lx.NO_SUBMIT),
         wants_submit=has_terms(action_text, lx.SUBMIT_WORDS),
         login=has_terms(action_text, lx.LOGIN_WORDS) or "{{secret:password" in text.original,
         payment=has_terms(action_text, lx.PAYMENT_WORDS) or "{{secret:card_number" in text.original,
@@ -84,7 +86,7 @@ def read_flags(text: Text) -> TextFlags:
         data=has_terms(text, lx.DATA_WORDS),
         compare=has_terms(text, lx.COMPARE_WORDS),
         news=has_terms(text, lx.NEWS_WORDS),
-        question=question,
+        question=meaning.question,
     )
 
 
@@ -134,7 +136,7 @@ def extract_signals(
         reasons.append("HAS_RESEARCH_VERBS")
     if flags.action and needs_action:
         reasons.append("HAS_ACTION_VERBS")
-    if flags.state_first and needs_action:
+    if spec.intent is Intent.ACTION_THEN_RESEARCH:
         reasons.append("STATE_IN_UI")
     if flags.no_research:
         reasons.append("NO_RESEARCH_REQUESTED")
@@ -148,7 +150,7 @@ def extract_signals(
     return Signals(
         needs_research=needs_research,
         needs_action=needs_action,
-        needs_state_first=flags.state_first and needs_action,
+        needs_state_first=spec.intent is Intent.ACTION_THEN_RESEARCH,
         risk_level=risk_level(spec.risk_flags),
         has_citations_required=spec.constraints.must_have_citations,
         has_target=has_target,

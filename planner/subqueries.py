@@ -17,6 +17,16 @@ _FILLER = (
     "and then", "then", "rồi", "sau đó", "và", "the", "a", "an", "about", "with sources", "with citations",
     "me", "is", "are", "on", "latest", "có nguồn", "nguồn", "dẫn nguồn", "giúp",
 )  # fmt: skip
+#: Words that carry no topic: a search engine given "Open and plans it offers" finds nothing useful.
+_STOP = (
+    "it", "its", "they", "them", "their", "this", "that", "these", "those", "of", "for", "to", "in",
+    "at", "by", "from", "with", "and", "or", "does", "do", "did", "i", "my", "you", "your", "we", "our",
+    "us", "be", "was", "were", "has", "have", "had", "will", "would", "should", "could", "can", "there",
+    "here", "all", "every", "each", "any", "some", "it offers", "they offer", "page", "site", "của",
+    "các", "những", "đó", "trên", "ở", "là", "có", "cho", "với", "mà", "không", "được", "trang", "bài",
+)  # fmt: skip
+_DROPPED = lx.RESEARCH + lx.READING + lx.NAVIGATE + _FILLER + _STOP + lx.NO_SUBMIT
+_BARE = lx.RESEARCH + lx.READING + _FILLER + lx.NO_SUBMIT
 _WORDS = {
     "official": {"en": "official documentation terms", "vi": "trang chính thức điều khoản"},
     "data": {"en": "pricing packages comparison table", "vi": "bảng giá các gói"},
@@ -44,22 +54,35 @@ def bare_topic(spec: TaskSpecV1) -> str:
     clause = re.sub(r"\([^)]*\)|" + PLACEHOLDER.pattern, " ", research_clause(spec))
     text = Text(clause)
     chars = list(clause)
-    for m in search_terms(text, lx.RESEARCH + _FILLER + lx.NO_SUBMIT):
+    for m in search_terms(text, _BARE):
         for i in range(m.start(), m.end()):
             chars[i] = " "
     return collapse_spaces(re.sub(r"[^\w\s$€£.,/:-]+|[?!.,;:]+(?=\s|$)", " ", "".join(chars)))
 
 
 def topic_of(spec: TaskSpecV1) -> str:
-    """The research clause without research verbs, filler, secrets or parentheses."""
+    """The research clause's content words: no verbs (research, reading, navigation), filler, stop
+    words, secrets, URLs or parentheses. The whole query only when nothing is left."""
     clause = re.sub(r"\([^)]*\)|" + PLACEHOLDER.pattern + r"|https?://\S+", " ", research_clause(spec))
     text = Text(clause)
     chars = list(clause)
-    for m in search_terms(text, lx.RESEARCH + _FILLER + lx.NO_SUBMIT):
+    for m in search_terms(text, _DROPPED):
         for i in range(m.start(), m.end()):
             chars[i] = " "
     topic = collapse_spaces(re.sub(r"[?!.,;:]+(?=\s|$)", " ", "".join(chars)))
+    site = _site_name(spec)
+    if topic and site and site.casefold() not in topic.casefold():
+        topic = f"{site} {topic}"
     return topic or collapse_spaces(spec.user_query)[:120]
+
+
+def _site_name(spec: TaskSpecV1) -> str:
+    """The first named site's name ("saas" for saas.example.com): what the page's facts are about."""
+    for e in spec.entities:
+        host = urlsplit(e.value).hostname or "" if e.kind == "url" else ""
+        if host and not _is_address(host):
+            return host.removeprefix("www.").split(".")[0]
+    return ""
 
 
 def _is_address(host: str) -> bool:

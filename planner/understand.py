@@ -56,13 +56,14 @@ class Understanding:
 
 
 def intent_of(flags: TextFlags) -> Intent:
+    """Order of reading and changing: own state read first is D unless the task only changes it
+    ("cancel my order 5521" is B); reading then changing is C; reading alone is A."""
     research = flags.research and not flags.no_research
-    action = flags.action or flags.state_first
-    if action and flags.state_first:
+    if flags.state_first and (research or not flags.action):
         return Intent.ACTION_THEN_RESEARCH
-    if research and action:
+    if research and flags.action:
         return Intent.RESEARCH_THEN_ACTION
-    if action:
+    if flags.action:
         return Intent.ACTION
     if research or flags.this_page:
         return Intent.RESEARCH

@@ -37,6 +37,13 @@ def _page_outputs(read: ReadResult) -> dict[str, Any]:
     }
 
 
+def _state_text(read: ReadResult) -> str:
+    """'Current plan<TAB>Pro' for each two-cell table row (a label and its value), then the text."""
+    rows = [list(r.values()) for table in read.content.tables for r in table]
+    pairs = [f"{row[0]}\t{row[1]}" for row in rows if len(row) == 2 and all(row)]
+    return "\n".join([*pairs, read.content.text])[:MAX_CONTENT_CHARS]
+
+
 class WebSearchTool:
     """Runs the step's query (or the plan's sub_queries) through the provider; results, no evidence."""
 
@@ -72,9 +79,10 @@ class OpenUrlTool:
         read = await (reader.read(url) if url is not None else reader.current())
         snippet = read.content.text[:1000]
         evidence = [evidence_from(read, snippet, confidence=0.6)] if snippet.strip() else []
-        return ToolOutput(
-            outputs=_page_outputs(read), evidence=evidence, sources=reader.sources, final_url=read.url
-        )
+        outputs = _page_outputs(read)
+        if args.get("purpose") == "read_state":  # mode D: the person's own page, read as the state
+            outputs.update(state_text=_state_text(read), state_url=read.url)
+        return ToolOutput(outputs=outputs, evidence=evidence, sources=reader.sources, final_url=read.url)
 
 
 class ReadPdfTool:

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from executor.errors import FatalToolError
-from executor.research import answers
+from executor.research import answers, attribute
 from executor.research import compute as scoring
 from executor.research.common import arg_str, citation_number
 from executor.research.copies import url_key
@@ -144,14 +144,20 @@ class ComputeTool:
             if explained is not None:
                 return explained
         if task == "synthesize_answer" or (not records and ctx.evidence):
+            question = question_of(args, ctx)
+            pool = _pool(ctx)
+            head = attribute.lead(question, records, pool, ctx.evidence)
             if records:
-                text = answers.comparison(records, _pool(ctx), ctx.evidence)
+                text = answers.comparison(records, pool, ctx.evidence)
+                text = f"{head}\n{text}" if head else text
                 used = sorted({int(n) for n in re.findall(r"\[(\d+)\]", text)})
-                question = question_of(args, ctx)
                 found = {"summary": text, "citations": used, "method": "records", "question": question}
                 return ToolOutput(outputs={**found, "answer": text, "artifacts_ref": []})
             out = await self.summarizer(args, ctx)
-            return ToolOutput(outputs={**out.outputs, "answer": out.outputs["summary"], "artifacts_ref": []})
+            summary = f"{head}\n{out.outputs['summary']}" if head else out.outputs["summary"]
+            return ToolOutput(
+                outputs={**out.outputs, "summary": summary, "answer": summary, "artifacts_ref": []}
+            )
         if not records:
             raise FatalToolError("COMPUTE found no records to score (no FETCH_DATA output)", code="no_data")
         rules = _rules(args, ctx)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from planner.context import build_context
-from planner.models import ExecutionPlan, GateKind, PlanMode, StepFamily
+from planner.models import ExecutionPlan, GateKind, PlanMode
 from planner.rules import plan_rules
 from tests.unit.planner.routing_cases import CASES, Case
 
@@ -31,7 +31,6 @@ def test_plan_is_safe_and_ordered(case: Case) -> None:
     plan = _plan(case)
     ExecutionPlan.model_validate_json(plan.model_dump_json())  # executable as is: validators pass
     actions = [s for s in plan.steps if s.is_action]
-    research = [s for s in plan.steps if s.family is not StepFamily.ACT]
     for step in actions:
         gate = plan.gate(step.policy_gate_id)
         assert gate is not None and gate.requires_user_confirm, step.step_id
@@ -45,9 +44,12 @@ def test_plan_is_safe_and_ordered(case: Case) -> None:
         for step in actions:
             assert retrieve_ids <= _ancestors(plan, step.step_id)
     if plan.mode is PlanMode.D:
-        first_act = actions[0].step_id
-        for step in research:
-            assert first_act in _ancestors(plan, step.step_id)
+        read = plan.steps[0]  # the state is read first: ungated OPEN_URL, or a gated ACT that signs in
+        assert read.inputs.get("purpose") == "read_state" or read.is_action
+        for step in plan.steps[1:]:
+            assert read.step_id in _ancestors(plan, step.step_id)
+    for step in plan.steps:
+        assert step.name and step.name != "Perform the action", "every step says what it does"
     if plan.mode is PlanMode.CLARIFY:
         assert not plan.steps and plan.clarification_question
 

@@ -9,14 +9,23 @@ import pytest
 from planner.context import build_context
 from planner.models import PlanMode, PlanStatus
 from planner.rules import RulePlanner, plan_rules
-from tests.unit.planner.routing_cases import CASES, Case
+from tests.unit.planner.routing_cases import CASES, CORPUS, HELDOUT, Case
 
 
 def test_table_is_broad_enough() -> None:
     counts = Counter(c.mode for c in CASES)
-    assert len(CASES) >= 80
+    assert len(CASES) >= 300
     assert set(counts) == {"A", "B", "C", "D", "CLARIFY"}
-    assert min(counts.values()) >= 10
+    assert min(counts.values()) >= 30
+    assert sum(c.url is not None or "http" in c.task for c in CASES) >= 100, "URLs present"
+    assert sum(c.url is None and "http" not in c.task for c in CASES) >= 100, "URLs absent"
+    assert sum(c.task.rstrip().endswith("?") for c in CASES) >= 40, "question forms"
+
+
+def test_held_out_set_is_apart_from_the_corpus() -> None:
+    assert len(HELDOUT) >= 50
+    assert not {c.task for c in HELDOUT} & {c.task for c in CORPUS}
+    assert set(Counter(c.mode for c in HELDOUT)) == {"A", "B", "C", "D", "CLARIFY"}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[c.task[:48] for c in CASES])

@@ -109,8 +109,10 @@ def test_c_keeps_actions_after_research_and_d_keeps_state_first() -> None:
     for step in ddraft.steps:
         step.depends_on = []
     dplan, _ = apply_safety_floor(ddraft, dfloor)
-    assert dplan.steps[0].is_action
-    assert all(dplan.steps[0].step_id in s.depends_on for s in dplan.steps[1:])
+    read = dplan.steps[0]
+    assert read.type_name == "OPEN_URL" and read.inputs["purpose"] == "read_state"
+    assert read.policy_gate_id is None, "reading the person's page needs no gate"
+    assert all(read.step_id in s.depends_on for s in dplan.steps[1:])
 
 
 def test_secrets_stay_placeholders() -> None:
