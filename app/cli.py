@@ -14,8 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from app import cli_voice
-from app import cli_eval
+from app import cli_eval, cli_voice
 from app.progress import ProgressPrinter
 from app.settings import Settings, SettingsError, load_settings
 from app.terminal_confirm import TerminalConfirm
