@@ -499,6 +499,11 @@ _PAUSE_STATUS = {"CONFIRMATION": RunStatus.NEEDS_CONFIRMATION, "CLARIFICATION": 
 
 
 def _describe(runs: list[StepRunV1]) -> str:
-    head = "; ".join(f"{r.step_id} {r.status.lower()} ({r.error_code or 'error'})" for r in runs[:5])
+    head = "; ".join(
+        f"{r.step_id} {r.status.lower()}: {r.error}"
+        if r.error
+        else f"{r.step_id} {r.status.lower()} ({r.error_code or 'error'})"
+        for r in runs[:5]
+    )
     more = f" and {len(runs) - 5} more" if len(runs) > 5 else ""
     return f"unfinished steps: {head}{more}"

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from planner import lexicon as lx
-from planner._text import Text, collapse_spaces, has_terms, search_terms
+from planner._text import Text, collapse_spaces, fold, has_terms, search_terms
 from planner.gates import make_gate
 from planner.models import (
     Budget,
@@ -209,6 +209,11 @@ def _act(d: _Draft, after: list[str], *, read_state: bool) -> list[str]:
                 config={"blueprint": ["open", "locate", "fill", "submit", "verify"]},
             )
         )
+    final = None if read_state else _final_kind(d)
+    if made and not payload and final is None and not read_state and login_only(d.spec.user_query):
+        return made  # the sign-in step is the whole task: no catch-all step after it
+    if final is not None:
+        goal = f"Fill only, do not submit (the next step does): {goal}"
     if read_state:
         goal = f"Read the current state, change nothing: {goal}"
         name, blueprint = "Read the current state", ["open", "locate", "verify", "stop"]
@@ -229,7 +234,6 @@ def _act(d: _Draft, after: list[str], *, read_state: bool) -> list[str]:
             config={"blueprint": blueprint},
         )
     )
-    final = None if read_state else _final_kind(d)
     if final is not None:
         gate = d.gate(final, f"{final.value} step")
         made.append(
@@ -244,6 +248,16 @@ def _act(d: _Draft, after: list[str], *, read_state: bool) -> list[str]:
             )
         )
     return made
+
+
+_NOT_A_GOAL = ("open", "go to", "navigate", "visit", "enter", "type", "mở", "truy cập", "vào trang", "nhập")
+
+
+def login_only(query: str) -> bool:
+    """Whether signing in is the task's only action (opening the page and typing do not count)."""
+    found = {fold(m.group(0).lower()) for m in search_terms(Text(query), lx.ACTION)}
+    rest = found - {fold(w) for w in (*lx.LOGIN_VERBS, *_NOT_A_GOAL)}
+    return bool(found) and not rest
 
 
 def _verify(mode: PlanMode, d: _Draft) -> VerifyCriteria:
