@@ -75,7 +75,7 @@ async def test_a_fill_not_found_fails_the_step_and_stops_before_the_click(
 async def test_an_optional_action_may_fail_without_failing_the_step(
     act_harness: ActHarness, site: FixtureSite
 ) -> None:
-    actions = [
+    actions: list[dict[str, Any]] = [
         {"kind": "click", "target": {"text": "Accept cookies"}, "optional": True},
         {"kind": "fill", "target": {"label": "Username"}, "value": "ada"},
     ]
