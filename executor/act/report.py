@@ -79,15 +79,15 @@ def describe(
         listed = "; ".join(f"{_label(f)} = {_shown(f, redactor)}" for f in made)
         where = f" on {progress.url}" if progress.url and not pressed else ""
         parts.append(f"{'Filled' if pressed else 'Prefilled'} {count} field(s){where}: {listed}.")
-    if pressed:
-        parts.append(
-            f"Then {goal_summary.rpartition(' and ')[2] or 'pressed the button'}; now on {progress.url}."
-        )
         if submit_blocked:
             blocked = ", ".join(blocked_actions) or "submit"
             parts.append(
                 f"The form was NOT submitted: submitting stays blocked in this run (blocked: {blocked})."
             )
+    if pressed:
+        parts.append(
+            f"Then {goal_summary.rpartition(' and ')[2] or 'pressed the button'}; now on {progress.url}."
+        )
     if progress.refused:
         parts.append(
             "Refused: " + "; ".join(f"{r.get('action')} ({r.get('why')})" for r in progress.refused) + "."

@@ -5,7 +5,8 @@ The cognition saying "done" is a claim; this checks it on the page the step left
   and no error text is shown;
 - search: the button was pressed and the page changed (new URL or content), with no "no results";
 - send / subscribe: the button was pressed and the page changed, with no error text;
-- prefill (no press asked): every value typed is read back from its field.
+- prefill (no press asked): every value typed is read back from its field;
+- any other goal: at least one action beyond moving around went through.
 Page text is only compared with fixed words here; it is never read as an instruction.
 """
 
@@ -27,6 +28,8 @@ _ERROR = re.compile(
 )
 _NO_RESULTS = re.compile(r"(?i)\bno (?:results|matches)\b|nothing (?:was )?found|không tìm thấy")
 _MAX_TEXT = 20_000
+#: Actions that only move around: a step that did nothing else did nothing toward its goal.
+_NOT_WORK = ("navigate", "wait", "scroll", "done")
 
 
 async def goal_failure(
@@ -39,8 +42,13 @@ async def goal_failure(
     kind = press_goal(goal)
     if kind is not None:
         return await _pressed_goal(driver, kind, progress)
-    if payload and progress.facts:
-        return _prefill(await driver.observe(), progress.facts)
+    if payload:
+        facts = progress.facts or [{"value": v, "label": k} for k, v in payload.items()]
+        return _prefill(await driver.observe(), facts)
+    if not any(
+        h.get("status") == "ok" and h["action"].get("kind") not in _NOT_WORK for h in progress.history
+    ):
+        return f"nothing was done toward the goal: {goal}"
     return None
 
 
@@ -86,7 +94,7 @@ def _prefill(observation: Observation, facts: Sequence[Mapping[str, Any]]) -> st
         ):
             missing.append(str(fact.get("label") or value))
     if len(missing) > hidden:
-        return "the page no longer holds what was typed into: " + ", ".join(dict.fromkeys(missing))
+        return "the page does not hold the values given for: " + ", ".join(dict.fromkeys(missing))
     return None
 
 
@@ -96,5 +104,7 @@ async def _page_text(driver: BrowserDriver) -> str:
 
 
 def _around(text: str, match: re.Match[str]) -> str:
-    start = max(0, match.start() - 40)
-    return " ".join(text[start : match.end() + 60].split())
+    """The line of page text the error words are on (at most 160 characters of it)."""
+    start = text.rfind("\n", 0, match.start()) + 1
+    end = text.find("\n", match.end())
+    return " ".join(text[start : end if end >= 0 else len(text)].split())[:160]
