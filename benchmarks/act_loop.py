@@ -6,6 +6,8 @@ Each run executes one ACT step (navigate + 20 listed actions on the fixture site
 ActLoop with a real headless Chromium and a real JsonlRecorder (fsync off, as the figures are about
 the loop). The time inside the driver (perform, capture, observe, dom_hash) and inside the recorder
 is measured by timing wrappers; the loop's own overhead is the rest, per action. Medians printed.
+It also times a fill whose field is absent from a loaded, settled page: `not_found` must come back
+well under a second, not after the action timeout.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ from typing import Any, TypeVar
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from browser.driver import PlaywrightDriver
-from browser.models import Action, parse_action
+from browser.models import Action, OutcomeStatus, parse_action
 from executor.act.loop import ActLoop, LoopSpec
 from executor.act.perform import ActEnv
 from executor.act.progress import StepProgress
@@ -99,6 +101,15 @@ async def one_run(driver: PlaywrightDriver, url: str, folder: Path) -> tuple[flo
     return total, browser_t.seconds, receipts_t.seconds
 
 
+async def not_found_ms(driver: PlaywrightDriver, url: str, label: str) -> float:
+    """One fill of a field absent from a loaded page, from the call to its `not_found` outcome."""
+    await driver.perform(parse_action({"kind": "navigate", "url": url}))
+    started = time.perf_counter()
+    outcome = await driver.perform(parse_action({"kind": "fill", "target": {"label": label}, "value": "x"}))
+    assert outcome.status is OutcomeStatus.NOT_FOUND, outcome
+    return (time.perf_counter() - started) * 1000
+
+
 async def main(runs: int) -> None:
     with FixtureSite() as site, tempfile.TemporaryDirectory() as tmp:
         driver = await PlaywrightDriver.launch()
@@ -107,6 +118,8 @@ async def main(runs: int) -> None:
             results = [
                 await one_run(driver, site.url("/signup.html"), Path(tmp) / f"run{i}") for i in range(runs)
             ]
+            absent = [await not_found_ms(driver, site.url("/login.html"), "Nickname") for _ in range(runs)]
+            timeout_s = driver.session.action_timeout_ms / 1000
         finally:
             await driver.close()
     performed = N_ACTIONS + 1  # the listed actions plus the start navigation
@@ -120,6 +133,9 @@ async def main(runs: int) -> None:
     print(f"  per action, browser     (ms)  {statistics.median(browser):8.2f}")
     print(f"  per action, receipts    (ms)  {statistics.median(receipts):8.2f}")
     print(f"  per action, loop itself (ms)  {statistics.median(overhead):8.3f}")
+    print(f"absent target on a settled page (fill label=Nickname on login.html), {runs} runs:")
+    print(f"  not_found after         (ms)  {statistics.median(absent):8.1f} median, {max(absent):.1f} max"
+          f" (action timeout {timeout_s:.0f} s)")  # fmt: skip
 
 
 if __name__ == "__main__":

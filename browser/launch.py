@@ -16,6 +16,9 @@ from browser.discovery import ENV_VAR, find_chromium
 from browser.models import LaunchOptions
 
 BASE_ARGS = (
+    # Rasterise whole tiles: with partial raster, two pictures of the same pixels can differ in a few
+    # bytes (tiles repainted at different moments), and masked screenshots must be identical.
+    "--disable-partial-raster",
     "--disable-gpu",
     "--disable-background-networking",
     "--disable-component-update",

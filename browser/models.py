@@ -96,15 +96,22 @@ class _ActionBase(Contract):
     """Base of the action models; each declares `kind` first and `timeout_ms` last.
 
     `kind` is always dumped, even with exclude_defaults/exclude_unset, so a dumped action parses.
+    `optional` (the step still succeeds when this action does not end ok) is dumped only when set,
+    so the receipts of an optional action say so and every other dump stays as it was.
     """
+
+    optional: bool = False
 
     @model_serializer(mode="wrap")
     def _keep_kind(self, handler: SerializerFunctionWrapHandler, info: SerializationInfo):  # type: ignore[no-untyped-def]
         # No return annotation on purpose: pydantic then keeps the model's own serialization schema.
         data = handler(self)
-        if isinstance(data, dict) and "kind" not in data:
-            return {"kind": getattr(self, "kind"), **data}  # noqa: B009 (declared by subclasses)
-        return data
+        if not isinstance(data, dict):
+            return data
+        optional = data.pop("optional", False)
+        if "kind" not in data:
+            data = {"kind": getattr(self, "kind"), **data}  # noqa: B009 (declared by subclasses)
+        return {**data, "optional": True} if optional else data
 
 
 class NavigateAction(_ActionBase):

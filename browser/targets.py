@@ -20,6 +20,7 @@ from playwright.async_api import Error, Frame, Locator, Page
 from browser.matching import Purpose, fits, fuzzy_match, similarity
 from browser.models import ElementInfo, OutcomeStatus, ResolvedTarget, Target
 from browser.observe import INDEX_ATTR, SCAN_ATTR, scan
+from browser.settle import settled
 
 _DESCRIBE_ALL = """els => els.map(e => {
   const tag = e.tagName.toLowerCase();
@@ -215,11 +216,34 @@ async def resolve(
 
 
 async def _appeared(page: Page, target: Target, timeout_ms: float) -> bool:
-    """Absent now: give a late element the actionability timeout to show up in the main frame."""
+    """Absent now: give a late element the actionability timeout to show up in the main frame,
+    unless the page settles first (browser/settle.py): then it is not coming."""
+    locator = native_locator(page.main_frame, target, False).first
+    arrival = asyncio.ensure_future(_arrives(locator, timeout_ms))
+    quiet = asyncio.ensure_future(settled(page.main_frame))
     try:
-        await native_locator(page.main_frame, target, False).first.wait_for(
-            state="attached", timeout=timeout_ms
-        )
+        done, _ = await asyncio.wait({arrival, quiet}, return_when=asyncio.FIRST_COMPLETED)
+        if arrival in done:
+            return arrival.result()
+        if quiet.result():
+            return await _present(locator)  # one last look, then it is absent for good
+        return await arrival  # navigated meanwhile: the new page gets the rest of the wait
+    finally:
+        for task in (arrival, quiet):
+            task.cancel()
+        await asyncio.gather(arrival, quiet, return_exceptions=True)
+
+
+async def _arrives(locator: Locator, timeout_ms: float) -> bool:
+    try:
+        await locator.wait_for(state="attached", timeout=timeout_ms)
     except Error:  # includes Playwright's TimeoutError: it never came
         return False
     return True
+
+
+async def _present(locator: Locator) -> bool:
+    try:
+        return await locator.count() > 0
+    except Error:  # navigating right now
+        return False

@@ -67,6 +67,8 @@ class AnswerAssembler:
     ) -> tuple[str, list[Citation]]:
         citations, renumber = citations_for(evidence)
         parts = [_renumber_markers(t, renumber) for t in _texts(step_runs)]
+        parts += [f"Not done: {r.step_id} {r.status.lower()}: {r.error}" for r in step_runs
+                  if r.status is StepStatus.FAILED and r.error]  # fmt: skip
         if not parts and citations:
             parts.append(
                 "Findings: "

@@ -46,6 +46,7 @@ class StepDispatcher:
                 tool_calls=ctx.tool_calls,
                 error=str(exc),
                 error_code=exc.code,
+                outputs=dict(getattr(exc, "outputs", None) or {}),  # what a stopped step did get done
                 gate=ctx.gate,
                 started_at=started_at,
                 finished_at=utc_now(),

@@ -161,6 +161,11 @@ class Leg:
 
 
 def _describe(runs: list[StepRunV1]) -> str:
-    head = "; ".join(f"{r.step_id} {r.status.lower()} ({r.error_code or 'error'})" for r in runs[:5])
+    head = "; ".join(
+        f"{r.step_id} {r.status.lower()}: {r.error}"
+        if r.error
+        else f"{r.step_id} {r.status.lower()} ({r.error_code or 'error'})"
+        for r in runs[:5]
+    )
     more = f" and {len(runs) - 5} more" if len(runs) > 5 else ""
     return f"unfinished steps: {head}{more}"

@@ -6,11 +6,12 @@ readable; plan and trace ids are random. Every ACT step carries a gate.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from planner import lexicon as lx
-from planner._text import Text, collapse_spaces, has_terms, search_terms
+from planner._text import Text, collapse_spaces, fold, has_terms, search_terms
 from planner.gates import make_gate
 from planner.models import (
     Budget,
@@ -197,7 +198,9 @@ def _act(d: _Draft, after: list[str], *, read_state: bool) -> list[str]:
         creds = {k: payload.pop(k) for k in _LOGIN_FIELDS if k in payload}
         gate = d.gate(GateKind.LOGIN, url or "the site")
         inputs: dict[str, Any] = {
-            "goal": "Sign in to the site",
+            "goal": "Fill the sign-in form, do not submit"
+            if d.spec.constraints.no_submit
+            else "Sign in to the site",
             "payload": creds,
             **({"url": url} if url else {}),
         }
@@ -205,13 +208,20 @@ def _act(d: _Draft, after: list[str], *, read_state: bool) -> list[str]:
             d.add(
                 "stp_a0",
                 StepType.ACT,
-                "Sign in",
+                "Fill the sign-in form (no submit)" if d.spec.constraints.no_submit else "Sign in",
                 after,
                 policy_gate_id=gate,
                 inputs=inputs,
                 config={"blueprint": ["open", "locate", "fill", "submit", "verify"]},
             )
         )
+    final = None if read_state else _final_kind(d)
+    if made and not payload and final is None and not read_state and login_only(d.spec.user_query):
+        return made  # the sign-in step is the whole task: no catch-all step after it
+    if made:
+        goal = after_login(goal)
+    if final is not None:
+        goal = f"Fill only, do not submit (the next step does): {goal}"
     if read_state:
         goal = f"Read the current state, change nothing: {goal}"
         name, blueprint = "Read the current state", ["open", "locate", "verify", "stop"]
@@ -232,7 +242,6 @@ def _act(d: _Draft, after: list[str], *, read_state: bool) -> list[str]:
             config={"blueprint": blueprint},
         )
     )
-    final = None if read_state else _final_kind(d)
     if final is not None:
         gate = d.gate(final, f"{final.value} step")
         made.append(
@@ -257,6 +266,31 @@ def _read_state(d: _Draft) -> list[str]:
         return []
     inputs = {"url": url, "purpose": "read_state"}
     return [d.add("stp_o1", StepType.OPEN_URL, read_state_name(url), [], inputs=inputs)]
+
+
+#: Action words that are part of signing in: opening the page, typing, filling and sending its form.
+_LOGIN_PARTS = (
+    "open", "go to", "navigate", "visit", "enter", "type", "fill", "fill in", "fill out", "prefill",
+    "pre-fill", "submit", "mở", "truy cập", "vào trang", "nhập", "điền", "điền sẵn", "điền form",
+)  # fmt: skip
+
+
+def _beyond_login(query: str) -> list[re.Match[str]]:
+    """The task's action words that are not part of signing in."""
+    login = {fold(w) for w in (*lx.LOGIN_VERBS, *_LOGIN_PARTS)}
+    return [m for m in search_terms(Text(query), lx.ACTION) if fold(m.group(0).lower()) not in login]
+
+
+def login_only(query: str) -> bool:
+    """Whether signing in is the task's only action (opening the page, filling and sending its form
+    are part of it): then the sign-in step is the task."""
+    return has_terms(Text(query), lx.ACTION) and not _beyond_login(query)
+
+
+def after_login(goal: str) -> str:
+    """The goal from its first action after signing in: the sign-in step already does the rest."""
+    rest = _beyond_login(goal)
+    return collapse_spaces(Text(goal).original[rest[0].start() :]) if rest else goal
 
 
 def _verify(mode: PlanMode, d: _Draft) -> VerifyCriteria:

@@ -19,6 +19,7 @@ from pydantic import BaseModel, Field
 from browser.models import ElementInfo, Observation
 from planner._text import Text, fold, has_terms
 from planner.payload import FIELD_WORDS
+from planner.press import done_pressing, press_goal, press_target
 
 Decision = Literal["answer", "act", "request_info", "reject", "noop"]
 LOW_CONFIDENCE = 0.5
@@ -202,6 +203,9 @@ def rule_decide(
             rationale="read the page text",
             actions=[{"kind": "extract", "what": "text"}],
         )
+    finished = after_press(goal, history)
+    if finished is not None:
+        return finished
     chosen = assign_fields(payload, observation.elements)
     actions = [
         _fill_action(el, payload[k]) for k, (el, _) in chosen.items() if not _already(payload[k], el, history)
@@ -218,6 +222,9 @@ def rule_decide(
             confidence=round(confidence, 3),
             rationale=f"fill {', '.join(k for k in chosen)} from the payload",
         )
+    pressing = press_decision(goal, observation, history, missing=bool(missing))
+    if pressing is not None:
+        return guard_low_confidence(pressing, goal)
     target = _click_target(goal, observation)
     if target is not None and not _clicked(target, history):
         decision = CognitionDecision(
@@ -243,6 +250,40 @@ def rule_decide(
         rationale=summary,
         actions=[{"kind": "done", "success": not missing, "summary": summary}],
         answer=summary,
+    )
+
+
+def after_press(goal: str, history: Sequence[HistoryEntry]) -> CognitionDecision | None:
+    """Once the goal's press was tried, the step ends with what it did: the page after a login is
+    not a form to fill again."""
+    kind = press_goal(goal)
+    finished = done_pressing(kind, history) if kind is not None else None
+    if finished is None:
+        return None
+    success, summary = finished
+    return CognitionDecision(decision="answer", confidence=0.9 if success else 0.3, rationale=summary,
+                             actions=[{"kind": "done", "success": success, "summary": summary}],
+                             answer=summary)  # fmt: skip
+
+
+def press_decision(
+    goal: str, observation: Observation, history: Sequence[HistoryEntry], *, missing: bool
+) -> CognitionDecision | None:
+    """Log in / search / send / subscribe: press the goal's button once every field is filled,
+    then finish with what the press did; None when the goal asks for no press."""
+    kind = press_goal(goal)
+    if kind is None or missing:
+        return None  # a field is missing: never send a half-filled form
+    button = press_target(kind, observation)
+    if button is None:
+        summary = f"the {kind} button was never pressed: no such button on {observation.url}"
+        done = {"kind": "done", "success": False, "summary": summary}
+        return CognitionDecision(decision="answer", confidence=0.3, rationale=summary, actions=[done])
+    return CognitionDecision(
+        decision="act",
+        confidence=0.9,
+        actions=[{"kind": "click", "target": {"index": button.index}}],
+        rationale=f'press "{button.name}" to {kind}',
     )
 
 

@@ -17,6 +17,7 @@ from typing import Any
 from browser.models import Action, NavigateAction, Observation, OutcomeStatus, Target, parse_action
 from executor.act.fsm import LoopFSM, LoopState
 from executor.act.guards import ActStopped, LoopGuard, LoopLimits
+from executor.act.outcomes import page_change, stop_on_unmet, transient
 from executor.act.perform import ActEnv, Performed, capture_before, perform, refuse
 from executor.act.progress import StepProgress
 from executor.act.risk import Risk, blocked, classify, covered
@@ -27,7 +28,6 @@ from planner.cognition import Cognition, CognitionDecision, HistoryEntry
 from receipts.models import GateRef
 
 S = LoopState
-_RETRY = {OutcomeStatus.NOT_FOUND, OutcomeStatus.AMBIGUOUS, OutcomeStatus.TIMEOUT}
 _INPUTS = {"fill", "select", "check"}
 _OBSERVE_FOR = {"click", "press"}
 _MAX_EXTRACT = 8_000
@@ -95,6 +95,7 @@ class ActLoop:
             observation = await self._observe() if _needs_observation(action) else None
             await self._decided(action, observation)  # an explicit list has decided already
             self.progress.done += 1
+            stop_on_unmet(self.progress.history[-1:])
         self.fsm.to(S.DONE)
         return LoopResult(summary=f"ran {len(actions)} listed action(s)")
 
@@ -124,6 +125,7 @@ class ActLoop:
     async def _open_start_url(self) -> None:
         if self.spec.url and self.progress.count == 0:
             await self._decided(NavigateAction(url=self.spec.url), None)
+            stop_on_unmet(self.progress.history[-1:])
 
     async def _decided(self, action: Action, observation: Observation | None) -> None:
         if self.fsm.state is not S.COLLECTING:
@@ -191,10 +193,9 @@ class ActLoop:
         for attempt in range(self.limits.max_retries + 1):
             performed = await perform(self.env, action, gate_ref, before)
             self.progress.performed += 1
-            status = performed.outcome.status
-            # A risky action that timed out may have happened: never try it twice.
-            retry = _RETRY if risk is None else _RETRY - {OutcomeStatus.TIMEOUT}
-            if status not in retry or attempt == self.limits.max_retries:
+            if not transient(performed.outcome, action, risky=risk is not None):
+                break
+            if attempt == self.limits.max_retries:
                 break
             fresh = await self._observe_quietly()  # stale or missing: look again, then retry
             action = _remap(action, observation, fresh)
@@ -252,9 +253,9 @@ class ActLoop:
     def _remember(self, performed: Performed) -> None:
         outcome, action = performed.outcome, performed.action
         dumped = action.model_dump(mode="json", exclude_none=True)
-        self.progress.history.append(
-            {"action": dumped, "status": str(outcome.status), "message": outcome.message}
-        )
+        self.progress.history.append({"action": dumped, "status": str(outcome.status),
+                                      "message": outcome.message, "candidates": outcome.candidates,
+                                      **page_change(performed)})  # fmt: skip
         self.progress.url = performed.after.url
         if performed.navigated:
             self.progress.inputs = []

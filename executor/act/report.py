@@ -74,15 +74,20 @@ def describe(
     parts: list[str] = []
     if progress.extracted and not count:
         parts.append(f"Read the current state of {progress.url or 'the page'}.")
+    pressed = _pressed(progress, goal_summary)
     if count:
         listed = "; ".join(f"{_label(f)} = {_shown(f, redactor)}" for f in made)
-        where = f" on {progress.url}" if progress.url else ""
-        parts.append(f"Prefilled {count} field(s){where}: {listed}.")
+        where = f" on {progress.url}" if progress.url and not pressed else ""
+        parts.append(f"{'Filled' if pressed else 'Prefilled'} {count} field(s){where}: {listed}.")
         if submit_blocked:
             blocked = ", ".join(blocked_actions) or "submit"
             parts.append(
                 f"The form was NOT submitted: submitting stays blocked in this run (blocked: {blocked})."
             )
+    if pressed:
+        parts.append(
+            f"Then {goal_summary.rpartition(' and ')[2] or 'pressed the button'}; now on {progress.url}."
+        )
     if progress.refused:
         parts.append(
             "Refused: " + "; ".join(f"{r.get('action')} ({r.get('why')})" for r in progress.refused) + "."
@@ -91,6 +96,14 @@ def describe(
     if note:
         parts.append(f"No field found for: {note}.")
     return " ".join(parts) or goal_summary
+
+
+def _pressed(progress: StepProgress, goal_summary: str) -> bool:
+    """Whether the step sent its form: the goal pressed its button, and that press went through."""
+    last = next(
+        (h for h in reversed(progress.history) if h["action"].get("kind") in ("click", "press")), None
+    )
+    return last is not None and last.get("status") == "ok" and " pressed the " in goal_summary
 
 
 def state_outputs(progress: StepProgress) -> dict[str, Any]:

@@ -23,6 +23,7 @@ from executor.act.loop import ActLoop, LoopResult
 from executor.act.perform import ActEnv
 from executor.act.progress import StepProgress
 from executor.act.spec import loop_spec
+from executor.act.verify import goal_failure
 from executor.errors import FatalToolError
 from executor.events import NullSink
 from executor.memory import MemoryStore, site_of
@@ -104,6 +105,10 @@ class ActRunner:
         self._remember_success(ctx.run_id, step, spec.payload, progress, result)
         if not result.success:
             raise ActStopped(f"goal not met: {result.summary}", code="goal_not_met", outputs=loop.outputs())
+        if spec.actions is None:
+            failure = await goal_failure(driver, spec.goal, spec.payload, progress)
+            if failure is not None:
+                raise ActStopped(f"goal not met: {failure}", code="goal_not_met", outputs=loop.outputs())
         policy = step_policy(resources.policy, ctx.blocked_actions)
         answer = report.describe(
             progress, goal_summary=result.summary, submit_blocked=policy.submit_blocked,

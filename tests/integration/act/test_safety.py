@@ -35,7 +35,8 @@ async def test_page_text_cannot_make_the_agent_buy(
     plan = act_plan([{"step_id": "a1", "type": "ACT", "inputs": inputs}])  # purchase stays blocked
     answers = Answer()
     bundle = await act_harness.run(plan, confirm=answers, cognition=LLMCognition(LLMClient(llm_settings)))
-    assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
+    assert bundle.run_status is RunStatus.FAILED, bundle.reason  # a refused action is not a success
+    assert "was refused: purchase is blocked" in bundle.reason
     clicks = [r for r in act_harness.actions(bundle) if r.action["kind"] == "click"]
     assert [c.outcome.status for c in clicks] == ["blocked"]
     assert "purchase" in clicks[0].outcome.message
@@ -70,7 +71,8 @@ async def test_declined_action_is_recorded_and_skipped(act_harness: ActHarness, 
     )
     answers = Answer(ConfirmAnswer.APPROVE, submit=ConfirmAnswer.DENY)
     bundle = await act_harness.run(plan, confirm=answers)
-    assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
+    assert bundle.run_status is RunStatus.FAILED, bundle.reason  # the listed click never happened
+    assert 'click button "Create account" was refused: submit declined by user' in bundle.reason
     _, action_ask = answers.requests
     assert action_ask.decision.gate_kind == "submit"
     assert action_ask.target == 'click role=button name="Create account"'

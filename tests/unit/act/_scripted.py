@@ -31,9 +31,19 @@ class ScriptedDriver(FakeDriver):
                 self._url = action.url
             elif action.kind in ("fill", "select", "check"):
                 self.state += 1
+                self._hold(action)
             if self.on_perform is not None:
                 self.on_perform(action)
         return ActionOutcome(kind=action.kind, status=status, url_after=self._url)
+
+    def _hold(self, action: Action) -> None:
+        """A field filled by index holds its value, as a page's field would when read back."""
+        target = getattr(action, "target", None)
+        value = getattr(action, "value", None)
+        if target is not None and target.index is not None and isinstance(value, str):
+            for n, element in enumerate(self.elements):
+                if element.index == target.index:
+                    self.elements[n] = element.model_copy(update={"value": value})
 
     async def observe(self, max_chars: int = 8000) -> Observation:
         return Observation(url=self._url, title="Form", elements=list(self.elements))

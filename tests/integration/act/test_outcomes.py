@@ -1,0 +1,152 @@
+"""Honest outcomes on real pages: a step succeeds only when its actions did and its goal shows.
+
+Hand-written plans and goal-driven steps on the fixture site, through the real conductor, loop,
+recorder and Chromium. Each failure must say why in words, the same in the bundle's reason, its
+final answer and the receipts' run_end record.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from executor.models import RunBundleV1, RunStatus
+from receipts.layout import RunFolder
+from receipts.models import RunEndRecord
+from receipts.report import read_records
+from tests.integration.act.conftest import ActHarness, Answer, act_plan
+from tests.support.site import FixtureSite
+
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]
+
+OPEN = [{"gate_id": "gate_action", "kind": "action", "blocked_actions": ["purchase", "delete"]}]
+LOGIN = [{"gate_id": "gate_login", "kind": "login", "blocked_actions": ["purchase", "delete"]}]
+
+
+def listed(url: str, actions: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [{"step_id": "a1", "type": "ACT", "inputs": {"url": url, "actions": actions}}]
+
+
+def goal(url: str, text: str, payload: dict[str, str]) -> list[dict[str, Any]]:
+    return [{"step_id": "a1", "type": "ACT", "inputs": {"url": url, "goal": text, "payload": payload}}]
+
+
+def said_everywhere(harness: ActHarness, bundle: RunBundleV1, words: str) -> None:
+    """The reason is in the bundle, its final answer and the receipts' run_end record."""
+    records = read_records(RunFolder(harness.runs_dir / bundle.run_id))
+    end = next(r for _, r in records if isinstance(r, RunEndRecord))
+    assert words in bundle.reason, bundle.reason
+    assert words in (bundle.final_answer or ""), bundle.final_answer
+    assert end.reason == bundle.reason
+
+
+async def test_an_ambiguous_click_fails_the_step_and_clicks_nothing(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    click = {"kind": "click", "target": {"role": "button", "name": "No"}}
+    bundle = await act_harness.run(
+        act_plan(listed(site.url("/two_no.html"), [click]), gates=OPEN), confirm=Answer()
+    )
+    assert bundle.run_status is RunStatus.FAILED, bundle.reason
+    said_everywhere(act_harness, bundle, '2 elements match button "No"')
+    last = act_harness.actions(bundle)[-1]
+    assert last.outcome.status == "ambiguous"
+    assert last.after.url.endswith("/two_no.html")
+
+
+async def test_a_fill_not_found_fails_the_step_and_stops_before_the_click(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    site.clear_posts()
+    actions = [
+        {"kind": "fill", "target": {"label": "Nickname"}, "value": "ada"},
+        {"kind": "click", "target": {"role": "button", "name": "Sign in"}},
+    ]
+    bundle = await act_harness.run(
+        act_plan(listed(site.url("/login.html"), actions), gates=LOGIN), confirm=Answer()
+    )
+    assert bundle.run_status is RunStatus.FAILED, bundle.reason
+    said_everywhere(act_harness, bundle, 'nothing on the page matches the field labelled "Nickname"')
+    assert [r.outcome.status for r in act_harness.actions(bundle)] == ["ok", "not_found"]  # no retry
+    assert site.post_count() == 0  # the click after the missing field never ran
+
+
+async def test_an_optional_action_may_fail_without_failing_the_step(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    actions: list[dict[str, Any]] = [
+        {"kind": "click", "target": {"text": "Accept cookies"}, "optional": True},
+        {"kind": "fill", "target": {"label": "Username"}, "value": "ada"},
+    ]
+    bundle = await act_harness.run(
+        act_plan(listed(site.url("/login.html"), actions), gates=LOGIN), confirm=Answer()
+    )
+    assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
+    assert [r.outcome.status for r in act_harness.actions(bundle)] == ["ok", "not_found", "ok"]
+
+
+async def test_a_login_goal_presses_sign_in_and_is_verified(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    site.clear_posts()
+    steps = goal(site.url("/login.html"), "Sign in to the site", {"username": "bob", "password": "pw-123"})
+    bundle = await act_harness.run(act_plan(steps, gates=LOGIN), confirm=Answer())
+    assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
+    assert site.post_count("/login") == 1
+    kinds = [(r.action["kind"], r.outcome.status) for r in act_harness.actions(bundle)]
+    assert kinds[-1] == ("click", "ok")
+    assert "pressed the login button" in (bundle.final_answer or "")
+
+
+async def test_a_login_the_site_refuses_fails_with_the_sites_words(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    steps = goal(
+        site.url("/login_fails.html"), "Sign in to the site", {"username": "bob", "password": "nope"}
+    )
+    bundle = await act_harness.run(act_plan(steps, gates=LOGIN), confirm=Answer())
+    assert bundle.run_status is RunStatus.FAILED, bundle.reason
+    said_everywhere(act_harness, bundle, "Incorrect username or password")
+
+
+async def test_a_login_goal_whose_press_is_blocked_says_the_button_was_never_pressed(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    site.clear_posts()
+    gates = [{"gate_id": "gate_login", "kind": "login", "blocked_actions": ["login"]}]
+    steps = goal(site.url("/login.html"), "Sign in to the site", {"username": "bob", "password": "pw-123"})
+    bundle = await act_harness.run(act_plan(steps, gates=gates), confirm=Answer())
+    assert bundle.run_status is RunStatus.FAILED, bundle.reason
+    said_everywhere(act_harness, bundle, "was never pressed")
+    assert site.post_count() == 0
+
+
+async def test_a_prefill_that_must_not_submit_fills_and_posts_nothing(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    site.clear_posts()
+    steps = goal(site.url("/login.html"), "Fill the sign in form, don't submit", {"username": "bob"})
+    bundle = await act_harness.run(act_plan(steps, gates=LOGIN, no_submit=True), confirm=Answer())
+    assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
+    assert site.post_count() == 0
+    assert [r.action["kind"] for r in act_harness.actions(bundle)] == ["navigate", "fill"]
+
+
+async def test_a_search_goal_presses_search_and_sees_results(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    steps = goal(site.url("/search.html"), "Search for dune", {"search": "dune"})
+    bundle = await act_harness.run(act_plan(steps, gates=OPEN), confirm=Answer())
+    assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
+    last = act_harness.actions(bundle)[-1]
+    assert (last.action["kind"], last.outcome.status) == ("click", "ok")
+    assert last.after.url.split("?")[0].endswith("/results.html")
+
+
+async def test_a_subscribe_goal_presses_subscribe_once(act_harness: ActHarness, site: FixtureSite) -> None:
+    site.clear_posts()
+    steps = goal(site.url("/subscribe.html"), "Subscribe to the newsletter", {"email": "ada@example.com"})
+    bundle = await act_harness.run(act_plan(steps, gates=OPEN), confirm=Answer())
+    assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
+    assert site.post_count("/subscribe") == 1
