@@ -153,3 +153,17 @@ _ASKS = re.compile(
 
 def _asks(question: str) -> bool:
     return _ASKS.search(question) is not None
+
+
+_SEARCH_STEPS = frozenset({"RETRIEVE", "WEB_SEARCH"})
+
+
+def search_note(plan_steps: Sequence[Any], evidence: Sequence[EvidenceItem]) -> str | None:
+    """When the plan's web search gave no evidence (it failed, or was not needed) but a page the
+    task named did, say so: the answer stands on that page alone."""
+    searches = {s.step_id for s in plan_steps if s.type_name in _SEARCH_STEPS}
+    opened = {s.step_id for s in plan_steps if s.type_name == "OPEN_URL"}
+    given = {e.step_id for e in evidence}
+    if searches and opened & given and not searches & given:
+        return "Note: no web search results were used; this answer comes from the page the task named."
+    return None

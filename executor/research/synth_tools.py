@@ -147,14 +147,15 @@ class ComputeTool:
             question = question_of(args, ctx)
             pool = _pool(ctx)
             head = attribute.lead(question, records, pool, ctx.evidence)
+            note = attribute.search_note(ctx.plan.steps, ctx.evidence)
             if records:
                 text = answers.comparison(records, pool, ctx.evidence)
-                text = f"{head}\n{text}" if head else text
+                text = "\n".join(p for p in (head, text, note) if p)
                 used = sorted({int(n) for n in re.findall(r"\[(\d+)\]", text)})
                 found = {"summary": text, "citations": used, "method": "records", "question": question}
                 return ToolOutput(outputs={**found, "answer": text, "artifacts_ref": []})
             out = await self.summarizer(args, ctx)
-            summary = f"{head}\n{out.outputs['summary']}" if head else out.outputs["summary"]
+            summary = "\n".join(p for p in (head, out.outputs["summary"], note) if p)
             return ToolOutput(
                 outputs={**out.outputs, "summary": summary, "answer": summary, "artifacts_ref": []}
             )

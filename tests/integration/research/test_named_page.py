@@ -29,4 +29,5 @@ async def test_the_price_is_answered_from_the_named_page_when_search_fails(
     assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
     assert bundle.final_answer is not None
     assert bundle.final_answer.startswith("Enterprise costs $299 per month [1]."), bundle.final_answer
+    assert "Note: no web search results were used" in bundle.final_answer, "a note, not a PARTIAL run"
     assert bundle.citations[0].source_url.startswith(site.url("/research/acme/pricing.html"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from executor.research.attribute import from_records, from_sentences, lead
+from executor.research.attribute import from_records, from_sentences, lead, search_note
 from executor.research.support import Sentence
 from executor.research.synth_tools import ComputeTool
 from tests.unit.research._helpers import context, ev
@@ -65,3 +65,14 @@ async def test_compute_answers_the_question_before_the_comparison() -> None:
     out = (await ComputeTool()({"task": "synthesize_answer"}, ctx)).outputs
     assert out["answer"].startswith("Enterprise costs $999 per month [1].\n")
     assert "Starter" in out["answer"], "the comparison still follows"
+
+
+def test_an_answer_from_the_named_page_alone_says_so() -> None:
+    from planner.models import Step
+
+    steps = [Step(step_id="o1", type="OPEN_URL"), Step(step_id="r1", type="RETRIEVE")]
+    page = ev(URL, "Plans").model_copy(update={"step_id": "o1"})
+    found = ev("http://other/x", "Other").model_copy(update={"step_id": "r1"})
+    assert search_note(steps, [page]) is not None
+    assert search_note(steps, [page, found]) is None
+    assert search_note(steps[:1], [page]) is None
