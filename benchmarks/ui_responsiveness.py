@@ -29,7 +29,6 @@ from typing import Any  # noqa: E402
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 
-import qasync  # noqa: E402
 from PySide6.QtCore import QEvent, QObject, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
@@ -38,6 +37,7 @@ from executor.models import EvidenceItem, RunBundleV1  # noqa: E402
 from executor.service import AgentCore  # noqa: E402
 from executor.tools import ToolContext, ToolOutput  # noqa: E402
 from ui.controller import RunController  # noqa: E402
+from ui.event_loop import new_event_loop  # noqa: E402
 from ui.examples import EXAMPLE_TASKS  # noqa: E402
 from ui.main_window import MainWindow  # noqa: E402
 
@@ -188,7 +188,7 @@ if __name__ == "__main__":
     app.setQuitOnLastWindowClosed(False)
     hook = FirstShow()
     app.installEventFilter(hook)
-    loop = qasync.QEventLoop(app)
+    loop = new_event_loop(app)
     asyncio.set_event_loop(loop)
     with loop:
         loop.run_until_complete(main(args.runs, args.io_ms, hook))

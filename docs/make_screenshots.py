@@ -16,7 +16,6 @@ import tempfile
 from pathlib import Path
 from typing import TypeVar
 
-import qasync
 from PySide6.QtWidgets import QApplication
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,6 +27,7 @@ from app.settings import Settings  # noqa: E402
 from app.wiring import build_core  # noqa: E402
 from executor.models import RunBundleV1  # noqa: E402
 from ui.controller import RunController  # noqa: E402
+from ui.event_loop import new_event_loop  # noqa: E402
 from ui.examples import ExampleTask  # noqa: E402
 from ui.main_window import MainWindow  # noqa: E402
 
@@ -85,7 +85,7 @@ async def main(tmp: Path) -> None:
 if __name__ == "__main__":
     app = QApplication(sys.argv[:1])
     app.setQuitOnLastWindowClosed(False)
-    loop = qasync.QEventLoop(app)
+    loop = new_event_loop(app)
     asyncio.set_event_loop(loop)
     with tempfile.TemporaryDirectory() as tmp, loop:
         loop.run_until_complete(main(Path(tmp)))
