@@ -9,13 +9,13 @@ the receipts chain and the event stream. None means "nobody can answer now": the
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 from executor.budget import BudgetEnforcer
 from executor.checkpoint_store import CheckpointStore
 from executor.confirm import ConfirmRequest, HumanConfirmBroker
 from executor.events import EventSink, GateDecided, GatePending
+from executor.gate_preview import take_gate_preview
 from executor.gatekeeper import ApprovalBook
 from executor.models import (
     Approval,
@@ -49,19 +49,13 @@ async def record_gate(
     )
 
 
-def _shot_path(run_dir: Path, name: str) -> Path:
-    folder = run_dir / "gates"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / f"{name}.png"
-
-
 async def gate_screenshot(resources: RunResources | None, name: str) -> str | None:
     """The page as it is now, for the person deciding; None before the run opened a browser."""
     if resources is None or not resources.browser_started:
         return None
-    driver = await resources.driver()
-    capture = await driver.capture(screenshot=True, path=_shot_path(resources.run_dir, name))
-    return capture.screenshot_path
+    return await take_gate_preview(
+        await resources.driver(), resources.run_id, resources.run_dir / "gates", name
+    )
 
 
 async def put_question(

@@ -246,7 +246,7 @@ class MainWindow(QMainWindow):
     def _on_gate_requested(self, request: ConfirmRequest) -> None:
         self.plan_view.mark_waiting(request.step_id)
         self.live_view.set_status_text(f"Waiting for your confirmation: {request.step_name}")
-        dialog = GateDialog(request, self.live_view.latest_screenshot, self)
+        dialog = GateDialog(request, self.controller.run_dir(request.run_id), self)
         dialog.accepted.connect(self.controller.approve)
         dialog.rejected.connect(self.controller.deny)
         self.gate_dialog = dialog

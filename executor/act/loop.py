@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from browser.models import Action, NavigateAction, Observation, OutcomeStatus, Target, parse_action
@@ -19,6 +18,7 @@ from executor.act.guards import ActStopped, LoopGuard, LoopLimits
 from executor.act.perform import ActEnv, Performed, capture_before, perform, refuse
 from executor.act.progress import StepProgress
 from executor.act.risk import Risk, blocked, classify, covered
+from executor.gate_preview import take_gate_preview
 from executor.models import GateDecisionV1, GateVerdict, PendingUserInput
 from executor.tools import ActionAsker, StepPaused
 from planner.cognition import Cognition, CognitionDecision, HistoryEntry
@@ -230,12 +230,10 @@ class ActLoop:
         target = _describe(action)
         approval = None
         if self.ask is not None:
-            path = _gate_shot_path(self.env.run_dir, self.env.step_id, self.progress.count)
-            shot = await self.env.driver.capture(screenshot=True, path=path)
+            name = f"{self.env.step_id}-action-{self.progress.count}"
+            shot = await take_gate_preview(self.env.driver, self.env.run_id, self.env.run_dir / "gates", name)
             waiting = self.progress.model_copy(update={"count": self.progress.count - 1}).as_outputs()
-            approval = await self.ask(
-                decision, target=target, screenshot_path=shot.screenshot_path, progress=waiting
-            )
+            approval = await self.ask(decision, target=target, screenshot_path=shot, progress=waiting)
         if approval is None:
             pending = PendingUserInput(
                 kind="CONFIRMATION", message=f"{decision.reason}: {target}", gate_id=decision.gate_id,
@@ -344,12 +342,6 @@ class ActLoop:
                 "fallback_reason": p.fallback_reason,
             },
         }
-
-
-def _gate_shot_path(run_dir: Path, step_id: str, n: int) -> Path:
-    folder = run_dir / "gates"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / f"{step_id}-action-{n}.png"
 
 
 def _needs_observation(action: Action) -> bool:
