@@ -198,7 +198,7 @@ class RunConductor:
         )
         scheduler = StepScheduler(plan.steps, mode, state.step_runs)
         gatekeeper = Gatekeeper(plan, run_id=state.run_id, safe_mode=runtime.safe_mode, exec_mode=mode)
-        broker = HumanConfirmBroker(runtime.approval_policy, self.confirm)
+        broker = HumanConfirmBroker(runtime.approval_policy, self.confirm, budget.person_waiting)
         engine = ToolCallEngine(
             self.tools,
             rate=RateLimitShield(runtime.rate_profile, overrides=self.rate_overrides),
@@ -394,7 +394,7 @@ class RunConductor:
         )
         with bind_log_context(step_id=step.step_id):
             try:
-                async with asyncio.timeout(budget.remaining_s()):
+                async with budget.step_timeout():
                     step_run = await dispatcher.run_step(step, ctx)
             except StepPaused as paused:
                 await self._save_progress(state, step, decision, paused, budget)

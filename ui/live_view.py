@@ -95,6 +95,9 @@ class LiveView(QWidget):
         self.url_label = QLabel("")
         self.url_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.time_bar = self._bar("Time")
+        self.wait_label = QLabel("")
+        self.wait_label.setStyleSheet("color: #4b5563;")
+        self.wait_label.setToolTip("Time spent answering a question is not charged to the time budget")
         self.calls_bar = self._bar("Tool calls")
         self.tokens_bar = self._bar("Tokens")
         self.pause_button = QPushButton("Pa&use")
@@ -104,6 +107,7 @@ class LiveView(QWidget):
         self.set_running(False)
         form = QFormLayout()
         form.addRow("Time", self.time_bar)
+        form.addRow("", self.wait_label)
         form.addRow("Tool calls", self.calls_bar)
         form.addRow("Tokens", self.tokens_bar)
         buttons = QHBoxLayout()
@@ -145,6 +149,8 @@ class LiveView(QWidget):
     def on_budget_updated(self, state: BudgetStateV1) -> None:
         b = self._budget
         self._fill(self.time_bar, state.time_ms_used / 1000, b.max_time_ms / 1000, "{:.1f} s")
+        waited = state.person_wait_ms / 1000
+        self.wait_label.setText(f"Not counted: {waited:.1f} s waiting for you" if waited >= 0.1 else "")
         self._fill(self.calls_bar, state.tool_calls_used, b.max_tool_calls, "{:,.0f}")
         self._fill(self.tokens_bar, state.token_est_used, b.max_tokens, "{:,.0f}")
 
