@@ -49,6 +49,7 @@ from executor.models import (
 )
 from executor.observability import bind_log_context, log
 from executor.output import OutputFormatter
+from executor.pause import hold_point
 from executor.rate_limit import RateLimitShield
 from executor.registry import RunnerRegistry
 from executor.retry import MODE_RETRY_POLICIES, RetryBackoffManager, RetryPolicy
@@ -248,6 +249,7 @@ class RunConductor:
                 step = scheduler.next_ready()
                 if step is None:
                     break
+                await hold_point(self.confirm, budget)  # Pause: hold here, browser and state kept
                 decision, approval = gatekeeper.decide(step, approvals)
                 answered_now = False  # put_question records a fresh answer in the receipts itself
                 if approval is not None and approval.decided_by == "confirmed_gates":

@@ -84,6 +84,10 @@ class RunController(QObject):
     history_changed = Signal()
     #: A replay ended (executor.replay.ReplayReport).
     replay_finished = Signal(object)
+    #: Pause asked (True: the run holds before its next step, browser kept) or lifted (False).
+    paused_changed = Signal(bool)
+    #: The run reached its hold point and is waiting for Resume.
+    held = Signal()
 
     def __init__(self, core: AgentCore, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -96,6 +100,8 @@ class RunController(QObject):
         self._progress = asyncio.Event()
         self._idle = asyncio.Event()
         self._idle.set()
+        self._released = asyncio.Event()
+        self._released.set()
 
     # --- state ---------------------------------------------------------------------------------
 
@@ -112,6 +118,11 @@ class RunController(QObject):
     @property
     def current_run_id(self) -> str | None:
         return self._run_id
+
+    @property
+    def hold_requested(self) -> bool:
+        """Pause was asked: the core holds before its next step (executor.pause.Holder)."""
+        return not self._released.is_set()
 
     @property
     def gate_pending(self) -> bool:
@@ -177,14 +188,24 @@ class RunController(QObject):
 
     @Slot()
     def pause(self) -> None:
-        """At a gate: end the run as NEEDS_CONFIRMATION. Otherwise cancel; the checkpoint remains."""
+        """Holds the run before its next step; the browser and everything done so far are kept.
+        At a gate (only reachable without the modal dialog, e.g. by the window closing) the run
+        ends NEEDS_CONFIRMATION instead, resumable from History."""
         if self.gate_pending:
             self._answer(ConfirmAnswer.PAUSE)
-        else:
-            self.stop()
+        elif self.busy and self._released.is_set():
+            self._released.clear()
+            self.paused_changed.emit(True)
+
+    @Slot()
+    def resume(self) -> None:
+        if not self._released.is_set():
+            self._released.set()
+            self.paused_changed.emit(False)
 
     @Slot()
     def stop(self) -> None:
+        """Cancels the current operation now (a held run too); the checkpoint remains."""
         if self._task is not None and not self._task.done():
             self._task.cancel()
 
@@ -194,6 +215,12 @@ class RunController(QObject):
             self._answer(ConfirmAnswer.PAUSE)
         else:
             self.stop()
+
+    async def hold(self) -> None:
+        """Called by the core at its hold point while Pause is on; returns on Resume."""
+        await self._catch_up()  # the window shows the finished step before "Paused"
+        self.held.emit()
+        await self._released.wait()
 
     async def wait_idle(self) -> None:
         """Returns when the current operation ended, however it ended, and busy_changed(False) went out."""
@@ -243,6 +270,7 @@ class RunController(QObject):
         self.busy_changed.emit(True)
 
     def _on_task_done(self, task: asyncio.Task[None]) -> None:
+        self.resume()  # a pause ends with its run
         if task.cancelled():
             self.run_cancelled.emit(self._run_id or "")
         elif (exc := task.exception()) is not None:

@@ -79,8 +79,10 @@ class ScreenshotLabel(QLabel):
 
 
 class LiveView(QWidget):
-    #: Pause asked: stop at a safe point, keep the run resumable.
+    #: Pause asked: hold before the next step, browser and progress kept.
     pause_requested = Signal()
+    #: Resume asked: a paused run continues.
+    resume_requested = Signal()
     #: Stop asked: cancel the run now.
     stop_requested = Signal()
 
@@ -100,8 +102,9 @@ class LiveView(QWidget):
         self.wait_label.setToolTip("Time spent answering a question is not charged to the time budget")
         self.calls_bar = self._bar("Tool calls")
         self.tokens_bar = self._bar("Tokens")
+        self._paused = False
         self.pause_button = QPushButton("Pa&use")
-        self.pause_button.setToolTip("Stop at the gate or between steps; resume later from History")
+        self.pause_button.setToolTip("Hold before the next step; the browser stays open. Resume continues.")
         self.stop_button = QPushButton("&Stop")
         self.stop_button.setToolTip("Cancel the run now (receipts and checkpoint are kept)")
         self.set_running(False)
@@ -121,7 +124,7 @@ class LiveView(QWidget):
         box.addWidget(self.url_label)
         box.addLayout(form)
         box.addLayout(buttons)
-        self.pause_button.clicked.connect(self.pause_requested)
+        self.pause_button.clicked.connect(self._on_pause_clicked)
         self.stop_button.clicked.connect(self.stop_requested)
 
     @staticmethod
@@ -139,6 +142,21 @@ class LiveView(QWidget):
     def set_running(self, running: bool) -> None:
         self.pause_button.setEnabled(running)
         self.stop_button.setEnabled(running)
+        if not running:
+            self.set_paused(False)
+
+    @property
+    def paused(self) -> bool:
+        return self._paused
+
+    @Slot(bool)
+    def set_paused(self, paused: bool) -> None:
+        """Pause becomes Resume while the run holds, and back."""
+        self._paused = paused
+        self.pause_button.setText("&Resume" if paused else "Pa&use")
+
+    def _on_pause_clicked(self) -> None:
+        (self.resume_requested if self._paused else self.pause_requested).emit()
 
     @property
     def latest_screenshot(self) -> str | None:

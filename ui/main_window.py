@@ -144,6 +144,9 @@ class MainWindow(QMainWindow):
         c.busy_changed.connect(self._on_busy_changed)
         c.history_changed.connect(self.refresh_history)
         self.live_view.pause_requested.connect(c.pause)
+        self.live_view.resume_requested.connect(c.resume)
+        c.paused_changed.connect(self._on_paused_changed)
+        c.held.connect(self._on_held)
         self.live_view.stop_requested.connect(c.stop)
         self.history_panel.receipts_requested.connect(self._on_receipts_requested)
         self.history_panel.resume_requested.connect(self._on_resume_requested)
@@ -288,6 +291,19 @@ class MainWindow(QMainWindow):
     def _on_run_cancelled(self, run_id: str) -> None:
         self.live_view.set_status_text("Stopped; the run can be resumed from History")
         self.statusBar().showMessage(f"Stopped {run_id or 'the current operation'}")
+
+    @Slot(bool)
+    def _on_paused_changed(self, paused: bool) -> None:
+        self.live_view.set_paused(paused)
+        text = "Pausing after the current step…" if paused else "Resumed"
+        self.live_view.set_status_text(text)
+        self.statusBar().showMessage(text)
+
+    @Slot()
+    def _on_held(self) -> None:
+        text = "Paused. The browser stays open; press Resume to continue or Stop to end the run."
+        self.live_view.set_status_text(text)
+        self.statusBar().showMessage("Paused")
 
     @Slot(str)
     def _on_failed(self, message: str) -> None:
