@@ -312,6 +312,10 @@ class RunController(QObject):
     async def _resume(self, run_id: str, approve_pending: bool | None, safe_mode: bool) -> None:
         self._run_id = run_id
         self.plan_loaded.emit(self.core.store.load_plan(run_id))
+        done = self.core.store.load(run_id)  # what earlier legs finished, as the window saw it then
+        for step_run in done.step_runs.values():
+            self.step_finished.emit(step_run)
+        self.budget_updated.emit(done.budget)
         bus = _CountingBus()
         await self._drive(
             bus,

@@ -145,6 +145,14 @@ class LiveView(QWidget):
         if not running:
             self.set_paused(False)
 
+    def reset(self) -> None:
+        """A new run starts: nothing of the previous run's page, action or budget stays."""
+        self._latest = None
+        self.screenshot.set_image(None)
+        self.action_label.setText("Starting…")
+        self.url_label.setText("")
+        self.on_budget_updated(BudgetStateV1())
+
     @property
     def paused(self) -> bool:
         return self._paused

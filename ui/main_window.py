@@ -30,6 +30,7 @@ from ui.plan_view import PlanView
 from ui.receipts_viewer import ReceiptsViewer
 from ui.settings_dialog import SettingsDialog
 from ui.task_panel import TaskInput, TaskPanel
+from ui.words import mode_words, outcome_words
 
 _PLANNERS: dict[str, PlannerChoice] = {"rules": "rules", "llm": "llm", "auto": "auto"}
 
@@ -67,6 +68,7 @@ class MainWindow(QMainWindow):
         self.gate_dialog: GateDialog | None = None
         self.settings_dialog: SettingsDialog | None = None
         self.resume_offer: QMessageBox | None = None
+        self._declined_step: str | None = None
         self.setWindowTitle("Waypost")
         self.resize(1280, 800)
         self.task_panel = TaskPanel(examples)
@@ -227,7 +229,7 @@ class MainWindow(QMainWindow):
         self.plan_view.set_plan(result.plan, result.planner_used)
         self.live_view.set_budget(self._capped(result.plan).budget)
         steps = len(result.plan.steps)
-        self.statusBar().showMessage(f"Plan ready: mode {result.plan.mode.value}, {steps} steps")
+        self.statusBar().showMessage(f"Plan ready: {mode_words(result.plan.mode.value)}, {steps} steps")
 
     @Slot(object)
     def _on_plan_loaded(self, plan: ExecutionPlan) -> None:
@@ -241,6 +243,9 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_run_started(self, event: RunStarted) -> None:
         self.answer_panel.clear()
+        self._declined_step = None
+        if not event.resumed:
+            self.live_view.reset()
         self.tabs.setCurrentWidget(self.live_view)
         verb = "Resumed" if event.resumed else "Running"
         self.statusBar().showMessage(f"{verb} {event.run_id} ({event.exec_mode})")
@@ -248,6 +253,7 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_gate_requested(self, request: ConfirmRequest) -> None:
         self.plan_view.mark_waiting(request.step_id)
+        self._declined_step = request.step_name  # named if the person declines
         self.live_view.set_status_text(f"Waiting for your confirmation: {request.step_name}")
         dialog = GateDialog(request, self.controller.run_dir(request.run_id), self)
         dialog.accepted.connect(self.controller.approve)
@@ -267,12 +273,15 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_run_finished(self, bundle: RunBundleV1) -> None:
-        self.answer_panel.show_bundle(bundle)
+        self.answer_panel.show_bundle(bundle, self._declined_step)
         for run in bundle.step_runs:
             self.plan_view.on_step_finished(run)
+        self.plan_view.model.stop_unfinished()
         self.tabs.setCurrentWidget(self.answer_panel)
-        self.live_view.set_status_text(f"Finished: {bundle.run_status.value}")
-        self.statusBar().showMessage(f"Run {bundle.run_id}: {bundle.run_status.value} · {bundle.reason}")
+        words = outcome_words(bundle, self._declined_step)
+        self.live_view.set_status_text(words)
+        self.statusBar().showMessage(words)
+        self.statusBar().setToolTip(f"{bundle.run_status.value} · {bundle.reason} · run {bundle.run_id}")
 
     @Slot(str)
     def _on_replay_requested(self, run_id: str) -> None:
@@ -289,6 +298,7 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _on_run_cancelled(self, run_id: str) -> None:
+        self.plan_view.model.stop_unfinished()
         self.live_view.set_status_text("Stopped; the run can be resumed from History")
         self.statusBar().showMessage(f"Stopped {run_id or 'the current operation'}")
 
@@ -307,6 +317,7 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _on_failed(self, message: str) -> None:
+        self.plan_view.model.stop_unfinished()
         self.statusBar().showMessage(f"Error: {message}")
         self.live_view.set_status_text(f"Error: {message}")
 
