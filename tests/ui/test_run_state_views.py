@@ -61,7 +61,7 @@ async def test_a_new_run_starts_with_an_empty_live_view(
             ActionPerformed(run_id="run_old", step_id="a1", seq=1, action={"kind": "fill"}, status="ok",
                             url="http://127.0.0.1/signup", screenshot_path=str(shot))
         )  # fmt: skip
-        assert window.live_view.screenshot.has_image
+        assert window.live_view.latest_screenshot == str(shot)
         started = next_emit(window.controller.run_started)
         finished = next_emit(window.controller.run_finished)
         window.controller.run_plan(make_plan("A", [{"step_id": "r1", "type": "WEB_SEARCH"}]), safe_mode=True)
