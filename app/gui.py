@@ -12,6 +12,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
 from executor.service import AgentCore
@@ -47,7 +48,9 @@ async def _main(
 ) -> None:
     closed = asyncio.Event()
     controller = RunController(core)
-    window = MainWindow(controller, settings_values, examples=examples)
+    window = MainWindow(
+        controller, settings_values, examples=examples, window_state=QSettings("Waypost", "window")
+    )
     window.settings_saved.connect(on_settings_saved)
     window.closed.connect(closed.set)
     window.show()

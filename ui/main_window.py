@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
@@ -45,6 +45,16 @@ def cap_budget(plan: ExecutionPlan, settings: Mapping[str, Any]) -> ExecutionPla
     return plan.model_copy(update={"budget": Budget(**{**budget.model_dump(), **lowered})})
 
 
+MIN_WIDTH = 800
+
+
+def default_size(available: QSize) -> QSize:
+    """1280x800 where it fits; else the available screen less a margin (title bar, panels)."""
+    width = max(MIN_WIDTH, min(1280, available.width() - 40))
+    height = max(560, min(800, available.height() - 60))
+    return QSize(width, height)
+
+
 class MainWindow(QMainWindow):
     #: Settings were edited and saved (plain values; app/ persists them).
     settings_saved = Signal(dict)
@@ -58,7 +68,9 @@ class MainWindow(QMainWindow):
         parent: QWidget | None = None,
         *,
         examples: Sequence[ExampleTask] = EXAMPLE_TASKS,
+        window_state: QSettings | None = None,
     ) -> None:
+        """`window_state` remembers the window's geometry between launches (none: default size)."""
         super().__init__(parent)
         self.controller = controller
         self.settings: dict[str, Any] = dict(settings)
@@ -70,7 +82,7 @@ class MainWindow(QMainWindow):
         self.resume_offer: QMessageBox | None = None
         self._declined_step: str | None = None
         self.setWindowTitle("Waypost")
-        self.resize(1280, 800)
+        self._window_state = window_state
         self.task_panel = TaskPanel(examples)
         self.task_panel.set_planner(str(self.settings.get("planner", "auto")))
         self.plan_view = PlanView()
@@ -86,6 +98,8 @@ class MainWindow(QMainWindow):
         self._layout()
         self._menus()
         self._connect_signals()
+        self.setMinimumWidth(MIN_WIDTH)
+        self._restore_geometry()
         self.refresh_history()
         self.statusBar().showMessage("Ready. Safe mode is " + ("on" if self.safe_mode else "off"))
 
@@ -229,6 +243,8 @@ class MainWindow(QMainWindow):
         self.plan_view.set_plan(result.plan, result.planner_used)
         self.live_view.set_budget(self._capped(result.plan).budget)
         steps = len(result.plan.steps)
+        if result.plan.clarification_question:
+            self.task_panel.show_notice(result.plan.clarification_question, "question")
         self.statusBar().showMessage(f"Plan ready: {mode_words(result.plan.mode.value)}, {steps} steps")
 
     @Slot(object)
@@ -279,6 +295,11 @@ class MainWindow(QMainWindow):
         self.plan_view.model.stop_unfinished()
         self.tabs.setCurrentWidget(self.answer_panel)
         words = outcome_words(bundle, self._declined_step)
+        question = bundle.pending_user_input.question if bundle.pending_user_input else None
+        if bundle.run_status is RunStatus.NEEDS_CLARIFICATION and question:
+            self.task_panel.show_notice(question, "question")
+        elif bundle.run_status in (RunStatus.FAILED, RunStatus.ABORTED_BUDGET):
+            self.task_panel.show_notice(f"{words}: {bundle.reason}")
         self.live_view.set_status_text(words)
         self.statusBar().showMessage(words)
         self.statusBar().setToolTip(f"{bundle.run_status.value} · {bundle.reason} · run {bundle.run_id}")
@@ -318,6 +339,11 @@ class MainWindow(QMainWindow):
     @Slot(str)
     def _on_failed(self, message: str) -> None:
         self.plan_view.model.stop_unfinished()
+        self.task_panel.show_notice(f"Could not finish: {message}")
+        if (
+            self.controller.current_run_id is None
+        ):  # planning failed: no old plan stays as if it were this one
+            self.plan_view.set_plan(None)
         self.statusBar().showMessage(f"Error: {message}")
         self.live_view.set_status_text(f"Error: {message}")
 
@@ -354,8 +380,17 @@ class MainWindow(QMainWindow):
         self.settings_saved.emit(values)
         self.statusBar().showMessage("Settings saved")
 
+    def _restore_geometry(self) -> None:
+        saved = self._window_state.value("geometry") if self._window_state is not None else None
+        if isinstance(saved, QByteArray) and self.restoreGeometry(saved):
+            return
+        self.resize(default_size(self.screen().availableGeometry().size()))
+
     def closeEvent(self, event: QCloseEvent) -> None:
         """A gate waiting for an answer pauses (resumable later); other work is cancelled."""
+        if self._window_state is not None:
+            self._window_state.setValue("geometry", self.saveGeometry())
+            self._window_state.sync()
         self.controller.shutdown()
         event.accept()
         self.closed.emit()
