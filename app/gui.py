@@ -25,7 +25,7 @@ from ui.main_window import MainWindow
 def run_gui(
     core: AgentCore,
     settings_values: dict[str, Any],
-    on_settings_saved: Callable[[dict[str, Any]], None],
+    on_settings_saved: Callable[[dict[str, Any]], AgentCore],
     examples: Sequence[ExampleTask] = EXAMPLE_TASKS,
 ) -> int:
     """Shows the window and runs until it is closed; returns the process exit code."""
@@ -43,7 +43,7 @@ def run_gui(
 async def _main(
     core: AgentCore,
     settings_values: dict[str, Any],
-    on_settings_saved: Callable[[dict[str, Any]], None],
+    on_settings_saved: Callable[[dict[str, Any]], AgentCore],
     examples: Sequence[ExampleTask],
 ) -> None:
     closed = asyncio.Event()
@@ -51,7 +51,7 @@ async def _main(
     window = MainWindow(
         controller, settings_values, examples=examples, window_state=QSettings("Waypost", "window")
     )
-    window.settings_saved.connect(on_settings_saved)
+    window.settings_saved.connect(lambda values: controller.replace_core(on_settings_saved(values)))
     window.closed.connect(closed.set)
     window.show()
     window.offer_resume()

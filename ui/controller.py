@@ -88,6 +88,8 @@ class RunController(QObject):
     paused_changed = Signal(bool)
     #: The run reached its hold point and is waiting for Resume.
     held = Signal()
+    #: Saved settings are now in effect: the next plan or run uses the rebuilt core.
+    core_replaced = Signal()
 
     def __init__(self, core: AgentCore, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -102,6 +104,7 @@ class RunController(QObject):
         self._idle.set()
         self._released = asyncio.Event()
         self._released.set()
+        self._next_core: AgentCore | None = None
 
     # --- state ---------------------------------------------------------------------------------
 
@@ -127,6 +130,20 @@ class RunController(QObject):
     @property
     def gate_pending(self) -> bool:
         return self._gate is not None and not self._gate.done()
+
+    def replace_core(self, core: AgentCore) -> None:
+        """Saved settings take effect between runs: now if idle, else as soon as this run ends."""
+        self._next_core = core
+        if not self.busy:
+            self._swap_core()
+
+    def _swap_core(self) -> None:
+        core, self._next_core = self._next_core, None
+        if core is not None and core is not self.core:
+            old, self.core = self.core, core
+            if old.store is not core.store:
+                old.store.close()
+            self.core_replaced.emit()
 
     def history(self, limit: int = 100) -> list[RunSummary]:
         return self.core.history(limit)
@@ -271,6 +288,7 @@ class RunController(QObject):
 
     def _on_task_done(self, task: asyncio.Task[None]) -> None:
         self.resume()  # a pause ends with its run
+        self._swap_core()  # settings saved during the run apply from the next one
         if task.cancelled():
             self.run_cancelled.emit(self._run_id or "")
         elif (exc := task.exception()) is not None:

@@ -47,6 +47,20 @@ def cap_budget(plan: ExecutionPlan, settings: Mapping[str, Any]) -> ExecutionPla
 
 MIN_WIDTH = 800
 
+_SETTING_NAMES = {
+    "model": "model", "base_url": "base URL", "api_key": "API key", "planner": "planner",
+    "safe_mode": "safe mode", "headless": "headless browser", "search_provider": "search provider",
+    "search_url": "search URL", "runs_dir": "runs folder", "max_time_ms": "time cap",
+    "max_tool_calls": "tool-call cap", "max_tokens": "token cap",
+}  # fmt: skip
+
+
+def changed_settings(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """The names (in people's words) of the settings a Save changed; an entered API key counts."""
+    keys = [k for k in after if k != "api_key" and before.get(k) != after.get(k)]
+    keys += ["api_key"] if after.get("api_key") else []
+    return [_SETTING_NAMES.get(k, k.replace("_", " ")) for k in keys]
+
 
 def default_size(available: QSize) -> QSize:
     """1280x800 where it fits; else the available screen less a margin (title bar, panels)."""
@@ -373,12 +387,17 @@ class MainWindow(QMainWindow):
 
     @Slot(dict)
     def _on_settings_saved(self, values: dict[str, Any]) -> None:
+        changed = changed_settings(self.settings, values)
         self.settings = {k: v for k, v in values.items() if k != "api_key"}
         if "api_key" in values:
             self.settings["api_key_set"] = True
         self.task_panel.set_planner(str(self.settings.get("planner", "auto")))
         self.settings_saved.emit(values)
-        self.statusBar().showMessage("Settings saved")
+        when = "when the current run ends" if self.controller.busy else "from the next run"
+        text = f"Settings saved: {', '.join(changed)} changed; in effect {when}." if changed else (
+            "Settings saved: nothing changed.")  # fmt: skip
+        self.task_panel.show_notice(text, "info")
+        self.statusBar().showMessage(text)
 
     def _restore_geometry(self) -> None:
         saved = self._window_state.value("geometry") if self._window_state is not None else None

@@ -164,7 +164,11 @@ class TaskPanel(QWidget):
 
     def show_notice(self, text: str, kind: str = "error") -> None:
         """An error or a question, right under the task box where the person is looking."""
-        colours = {"error": ("#991b1b", "#fef2f2"), "question": ("#1e3a8a", "#eff6ff")}
+        colours = {
+            "error": ("#991b1b", "#fef2f2"),
+            "question": ("#1e3a8a", "#eff6ff"),
+            "info": ("#14532d", "#f0fdf4"),
+        }
         fg, bg = colours.get(kind, colours["error"])
         self.notice.setStyleSheet(
             f"QLabel {{ color: {fg}; background: {bg}; padding: 4px; border-radius: 3px; }}"

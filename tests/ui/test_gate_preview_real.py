@@ -30,7 +30,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def demo_site() -> Iterator[DemoSite]:
-    with DemoSite() as site:
+    with DemoSite(port=None) as site:
         yield site
 
 
