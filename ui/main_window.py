@@ -278,7 +278,9 @@ class MainWindow(QMainWindow):
             self.live_view.reset()
         self.tabs.setCurrentWidget(self.live_view)
         verb = "Resumed" if event.resumed else "Running"
-        self.statusBar().showMessage(f"{verb} {event.run_id} ({event.exec_mode})")
+        mode = mode_words(self.plan.mode.value) if self.plan is not None else "the task"
+        self.statusBar().showMessage(f"{verb}: {mode}")
+        self.statusBar().setToolTip(f"run {event.run_id} · {event.exec_mode}")
 
     @Slot(object)
     def _on_gate_requested(self, request: ConfirmRequest) -> None:

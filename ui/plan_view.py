@@ -18,7 +18,9 @@ from executor.models import EXEC_MODE_FOR_PLAN, StepRunV1, StepStatus
 from planner.models import ExecutionPlan, Step
 from ui.words import mode_words, step_words
 
-COLUMNS = ("Step", "Family / type", "Depends on", "Gate", "Status", "Time", "Calls")
+#: Visible columns stay few so the step's name is readable at 800 px; its id, family, dependencies
+#: and gate are in the row's tooltip.
+COLUMNS = ("Step", "Kind", "Status", "Time", "Calls")
 STATUS_COLUMN = COLUMNS.index("Status")
 
 #: Status colours, readable on a light background.
@@ -106,19 +108,19 @@ class PlanTableModel(QAbstractTableModel):
             if run is not None and run.error:
                 return f"{run.error_code or 'error'}: {run.error}"
             status = self._status[step.step_id]
-            return f"{step.step_id}: {step.name or step.type_name} · {status}"
+            after = ", ".join(step.depends_on) or "nothing"
+            gate = step.policy_gate_id or "none"
+            return (
+                f"{step.step_id}: {step.name or step.type_name} · {status}\n"
+                f"{step.family.value} / {step.type_name} · after {after} · gate {gate}"
+            )
         return None
 
     def _text(self, step: Step, column: int) -> str:
         run = self._runs.get(step.step_id)
-        kind = step.family.value
-        if step.type_name != kind:
-            kind = f"{kind} / {step.type_name}"
         values = (
             step.name or step.type_name.replace("_", " ").capitalize(),
-            kind,
-            ", ".join(step.depends_on) or "—",
-            step.policy_gate_id or "—",
+            step.type_name.replace("_", " ").capitalize(),
             step_words(self._status[step.step_id]),
             f"{run.duration_ms / 1000:.1f} s" if run is not None else "",
             _calls(run),
