@@ -72,8 +72,7 @@ class GateDialog(QDialog):
         decision = request.decision
         self.setWindowTitle(f"Confirm: {request.step_name}")
         self.setWindowModality(Qt.WindowModality.WindowModal)
-        self.setMinimumSize(600, 520)
-        self.resize(780, 660)
+        self.setMinimumSize(560, 460)
         heading = QLabel(f"<h3>Waypost wants to continue with “{escape(request.step_name)}”</h3>")
         heading.setWordWrap(True)
         self.reason_label = self._value(decision.reason or "This step needs your confirmation.")
@@ -94,7 +93,7 @@ class GateDialog(QDialog):
         form.addRow("Run:", self._value(request.run_id))
         self.preview = run_preview(request, run_dir)
         self.screenshot = ScreenshotLabel(NO_PAGE)
-        self.screenshot.setMinimumSize(480, 260)
+        self.screenshot.setMinimumSize(320, 140)
         # Loaded now, at the moment of asking: a later state of the page can never replace it.
         if self.preview is None or not self.screenshot.set_image(self.preview.screenshot_path):
             self.preview = None
@@ -120,6 +119,12 @@ class GateDialog(QDialog):
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         self.deny_button.setFocus()
+        self._fit_screen()
+
+    def _fit_screen(self) -> None:
+        """780x660 where it fits; on a small screen the Approve and Deny buttons must stay on it."""
+        available = self.screen().availableGeometry()
+        self.resize(min(780, available.width() - 20), min(660, available.height() - 40))
 
     def _page_line(self) -> str:
         if self.preview is None:

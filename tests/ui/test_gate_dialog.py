@@ -105,3 +105,10 @@ def test_a_preview_never_shows_a_later_state(qtbot: QtBot, tmp_path: Path) -> No
     qtbot.waitUntil(lambda: dialog.screenshot.pixmap().width() > 0)
     colour = dialog.screenshot.pixmap().toImage().pixelColor(5, 5).name()
     assert colour == "#3b82f6"
+
+
+def test_the_dialog_fits_the_screen_with_its_buttons_on_it(qtbot: QtBot) -> None:
+    dialog = GateDialog(request(goal="prefill"), None)
+    qtbot.addWidget(dialog)
+    available = dialog.screen().availableGeometry()
+    assert dialog.width() <= available.width() and dialog.height() <= available.height()
