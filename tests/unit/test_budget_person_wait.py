@@ -42,15 +42,15 @@ def test_a_resumed_leg_keeps_the_earlier_wait() -> None:
 
 async def test_a_wait_inside_a_step_moves_the_steps_deadline() -> None:
     """An action gate asked inside a step: the step may outlive its deadline by the person's wait."""
-    budget = BudgetEnforcer(Budget(max_time_ms=200))
+    budget = BudgetEnforcer(Budget(max_time_ms=1000))
     async with budget.step_timeout():
         with budget.person_waiting():
-            await asyncio.sleep(0.4)  # the person thinking (the scenario itself, not a synchronisation)
+            await asyncio.sleep(1.5)  # the person thinking (the scenario itself, not a synchronisation)
         await asyncio.sleep(0.05)  # the agent's own work after the answer
     assert budget.exceeded() is None
     with pytest.raises(TimeoutError):
         async with budget.step_timeout():
-            await asyncio.sleep(0.5)  # the agent's own time still runs out
+            await asyncio.sleep(1.5)  # the agent's own time still runs out
 
 
 async def test_a_wait_between_steps_touches_no_finished_deadline() -> None:
