@@ -310,6 +310,8 @@ class MainWindow(QMainWindow):
             self.plan_view.on_step_finished(run)
         self.plan_view.model.stop_unfinished()
         self.tabs.setCurrentWidget(self.answer_panel)
+        # Receipts shows the run that just finished (not whatever was opened before).
+        self.receipts_viewer.spawn(self.receipts_viewer.load(self.controller.run_dir(bundle.run_id)))
         words = outcome_words(bundle, self._declined_step)
         question = bundle.pending_user_input.question if bundle.pending_user_input else None
         if bundle.run_status is RunStatus.NEEDS_CLARIFICATION and question:

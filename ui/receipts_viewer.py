@@ -181,7 +181,8 @@ class ReceiptsViewer(QWidget):
         path = await asyncio.to_thread(export_report, folder.root)
         self.verify_label.setText(f"Report written: {path}")
         self.exported.emit(str(path))
-        self.open_url(QUrl.fromLocalFile(str(path)))
+        if not self.open_url(QUrl.fromLocalFile(str(path))):
+            self.verify_label.setText(f"Report written, but no program could open it: {path}")
         return path
 
     def _folder(self) -> RunFolder:
@@ -201,8 +202,10 @@ class ReceiptsViewer(QWidget):
 
     @Slot()
     def _on_folder_clicked(self) -> None:
-        if self.model.folder is not None:
-            self.open_url(QUrl.fromLocalFile(str(self.model.folder.root)))
+        if self.model.folder is not None and not self.open_url(
+            QUrl.fromLocalFile(str(self.model.folder.root))
+        ):
+            self.verify_label.setText(f"No program could open the run folder: {self.model.folder.root}")
 
     @Slot(QItemSelection, QItemSelection)
     def _on_selection_changed(self, selected: QItemSelection, _deselected: QItemSelection) -> None:

@@ -77,3 +77,14 @@ async def test_a_missing_folder_loads_empty_with_buttons_off(qtbot: QtBot, tmp_p
     assert viewer.model.rowCount() == 0
     assert not viewer.verify_button.isEnabled()
     assert not viewer.before.has_image
+
+
+async def test_open_run_folder_says_so_when_nothing_can_open_it(qtbot: QtBot, tmp_path: Path) -> None:
+    run_dir = await record_run(tmp_path / "runs")
+    viewer = ReceiptsViewer()
+    qtbot.addWidget(viewer)
+    viewer.open_url = lambda _url: False  # no file manager on this desktop
+    await viewer.load(run_dir)
+    viewer.folder_button.click()
+    assert viewer.verify_label.text() == f"No program could open the run folder: {run_dir}"
+    await viewer.aclose()

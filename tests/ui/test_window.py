@@ -234,3 +234,14 @@ async def test_settings_dialog_from_the_menu_updates_safe_mode(qtbot: QtBot, cor
         window.controller.run_plan(plan, safe_mode=window.safe_mode)
         (bundle,) = await asyncio.wait_for(finished, 10)
         assert bundle.run_status is RunStatus.SUCCESS  # no gate asked with safe mode off
+
+
+async def test_receipts_show_the_run_that_just_finished(qtbot: QtBot, core: AgentCore) -> None:
+    async with open_window(core) as window:
+        loaded = next_emit(window.receipts_viewer.loaded)
+        await run_to_gate(window)
+        assert window.gate_dialog is not None
+        window.gate_dialog.approve_button.click()
+        (run_dir,) = await asyncio.wait_for(loaded, 10)
+        assert run_dir == str(window.controller.run_dir(window.controller.current_run_id or ""))
+        assert window.receipts_viewer.model.folder is not None
