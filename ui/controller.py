@@ -299,7 +299,7 @@ class RunController(QObject):
         self.history_changed.emit()
 
     async def _replay(self, run_id: str) -> None:
-        self.replay_finished.emit(await self.core.replay(run_id))
+        self.replay_finished.emit(await self.core.replay(run_id, confirm=self))
 
     async def _plan(self, task: str, url: str | None, files: tuple[str, ...], planner: PlannerChoice) -> None:
         result = await self.core.plan(task, url=url or None, files=files, planner=planner)
