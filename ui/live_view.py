@@ -6,7 +6,9 @@ run approaching its limit before the core aborts it.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal, Slot
+import time
+
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QFormLayout,
@@ -83,6 +85,8 @@ class LiveView(QWidget):
     pause_requested = Signal()
     #: Resume asked: a paused run continues.
     resume_requested = Signal()
+    #: The time bar moved on during a step (the seconds shown).
+    clock_ticked = Signal(float)
     #: Stop asked: cancel the run now.
     stop_requested = Signal()
 
@@ -90,6 +94,12 @@ class LiveView(QWidget):
         super().__init__(parent)
         self._budget = Budget()
         self._latest: str | None = None
+        # Between the run's BudgetUpdated events the time bar moves on from the last one it got.
+        self._used = BudgetStateV1()
+        self._used_at = time.monotonic()
+        self._clock = QTimer(self)
+        self._clock.setInterval(250)
+        self._clock.timeout.connect(self._tick)
         self.screenshot = ScreenshotLabel("No page yet")
         self.action_label = QLabel("Idle")
         self.action_label.setWordWrap(True)
@@ -144,6 +154,20 @@ class LiveView(QWidget):
         self.stop_button.setEnabled(running)
         if not running:
             self.set_paused(False)
+            self.set_clock_running(False)
+
+    def set_clock_running(self, running: bool) -> None:
+        """The time bar moves while a step works; it stands still while a person is asked or paused."""
+        if running:
+            self._used_at = time.monotonic()
+            self._clock.start()
+        else:
+            self._clock.stop()
+
+    def _tick(self) -> None:
+        seconds = self._used.time_ms_used / 1000 + (time.monotonic() - self._used_at)
+        self._fill(self.time_bar, seconds, self._budget.max_time_ms / 1000, "{:.1f} s")
+        self.clock_ticked.emit(seconds)
 
     def reset(self) -> None:
         """A new run starts: nothing of the previous run's page, action or budget stays."""
@@ -173,6 +197,7 @@ class LiveView(QWidget):
 
     @Slot(object)
     def on_budget_updated(self, state: BudgetStateV1) -> None:
+        self._used, self._used_at = state, time.monotonic()
         b = self._budget
         self._fill(self.time_bar, state.time_ms_used / 1000, b.max_time_ms / 1000, "{:.1f} s")
         waited = state.person_wait_ms / 1000
@@ -188,7 +213,8 @@ class LiveView(QWidget):
 
     @Slot(object)
     def on_step_started(self, event: StepStarted) -> None:
-        self.action_label.setText(f"Step {event.step_id}: {event.name or event.step_type}")
+        self.action_label.setText(f"Working on: {event.name or event.step_type}")
+        self.set_clock_running(True)
 
     @Slot(object)
     def on_action_performed(self, event: ActionPerformed) -> None:

@@ -287,6 +287,7 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_gate_requested(self, request: ConfirmRequest) -> None:
         self.plan_view.mark_waiting(request.step_id)
+        self.live_view.set_clock_running(False)  # a person's time is not the run's
         self._declined_step = request.step_name  # named if the person declines
         self.live_view.set_status_text(f"Waiting for your confirmation: {request.step_name}")
         dialog = GateDialog(request, self.controller.run_dir(request.run_id), self)
@@ -352,6 +353,7 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _on_held(self) -> None:
+        self.live_view.set_clock_running(False)
         text = "Paused. The browser stays open; press Resume to continue or Stop to end the run."
         self.live_view.set_status_text(text)
         self.statusBar().showMessage("Paused")

@@ -87,3 +87,18 @@ def test_an_act_step_counts_its_browser_actions(qtbot: QtBot) -> None:
     assert model.index(0, 0).data() == "Prefill the form"  # the person's name for the step, not its id
     assert model.index(0, 4).data() == "0 · 5 actions"
     assert model.index(0, 2).data() == "Done"
+
+
+async def test_the_time_bar_moves_during_a_long_step(
+    qtbot: QtBot, make_core: Callable[..., AgentCore]
+) -> None:
+    core = make_core(web_search=FakeTool("web_search", hang=True))
+    async with open_window(core) as window:
+        started = next_emit(window.controller.step_started)
+        window.controller.run_plan(hanging_plan(), safe_mode=True)  # type: ignore[arg-type]
+        await asyncio.wait_for(started, 10)
+        (seconds,) = await asyncio.wait_for(next_emit(window.live_view.clock_ticked), 10)
+        assert seconds > 0 and window.live_view.time_bar.text() == f"{seconds:.1f} s / 300.0 s"
+        window.controller.stop()
+        await window.controller.wait_idle()
+        assert not window.live_view._clock.isActive()
