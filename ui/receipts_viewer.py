@@ -27,17 +27,17 @@ from PySide6.QtWidgets import (
 )
 
 from receipts.layout import RunFolder
-from receipts.models import ActionRecord
+from receipts.models import ActionRecord, EvidenceReadRecord
 from receipts.report import export_report, read_records
 from receipts.verify import VerifyReport, verify
 from ui.live_view import ScreenshotLabel
-from ui.receipts_model import COLUMNS, ReceiptsTableModel
+from ui.receipts_model import COLUMNS, ReceiptsTableModel, Row
 
 
-def _load(run_dir: Path) -> tuple[RunFolder, list[ActionRecord], int]:
+def _load(run_dir: Path) -> tuple[RunFolder, list[Row], int]:
     folder = RunFolder(run_dir)
     records = [r for _, r in read_records(folder)]
-    return folder, [r for r in records if isinstance(r, ActionRecord)], len(records)
+    return folder, [r for r in records if isinstance(r, ActionRecord | EvidenceReadRecord)], len(records)
 
 
 def describe_report(report: VerifyReport) -> str:
@@ -157,7 +157,9 @@ class ReceiptsViewer(QWidget):
     async def load(self, run_dir: str | Path) -> None:
         folder, actions, total = await asyncio.to_thread(_load, Path(run_dir))
         self.model.set_records(folder, actions)
-        self.title.setText(f"<b>{folder.run_id}</b> · {len(actions)} actions, {total} records")
+        reads = sum(isinstance(r, EvidenceReadRecord) for r in actions)
+        counts = f"{len(actions) - reads} actions, {reads} reads, {total} records"
+        self.title.setText(f"<b>{folder.run_id}</b> · {counts}")
         self.verify_label.setText("")
         self._set_enabled(folder.exists())
         if actions:
@@ -212,7 +214,8 @@ class ReceiptsViewer(QWidget):
         rows = [i.row() for i in selected.indexes()]
         self._show_shots(self.model.records[rows[0]] if rows else None)
 
-    def _show_shots(self, record: ActionRecord | None) -> None:
+    def _show_shots(self, row: Row | None) -> None:
+        record = row if isinstance(row, ActionRecord) else None  # a research read has no screenshots
         before = self.model.shot_path(record.before.shot) if record else None
         after = self.model.shot_path(record.after.shot) if record else None
         self.before.set_image(str(before) if before else None)
