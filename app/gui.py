@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
 from executor.service import AgentCore
@@ -26,7 +27,7 @@ from ui.voice_controller import VoiceController
 def run_gui(
     core: AgentCore,
     settings_values: dict[str, Any],
-    on_settings_saved: Callable[[dict[str, Any]], None],
+    on_settings_saved: Callable[[dict[str, Any]], AgentCore],
     examples: Sequence[ExampleTask] = EXAMPLE_TASKS,
     voice: Callable[[], VoiceController] | None = None,
 ) -> int:
@@ -45,14 +46,20 @@ def run_gui(
 async def _main(
     core: AgentCore,
     settings_values: dict[str, Any],
-    on_settings_saved: Callable[[dict[str, Any]], None],
+    on_settings_saved: Callable[[dict[str, Any]], AgentCore],
     examples: Sequence[ExampleTask],
     voice: Callable[[], VoiceController] | None = None,
 ) -> None:
     closed = asyncio.Event()
     controller = RunController(core)
-    window = MainWindow(controller, settings_values, examples=examples, voice=voice() if voice else None)
-    window.settings_saved.connect(on_settings_saved)
+    window = MainWindow(
+        controller,
+        settings_values,
+        examples=examples,
+        window_state=QSettings("Waypost", "window"),
+        voice=voice() if voice else None,
+    )
+    window.settings_saved.connect(lambda values: controller.replace_core(on_settings_saved(values)))
     window.closed.connect(closed.set)
     window.show()
     window.offer_resume()

@@ -182,3 +182,9 @@ def store_api_key(key: str) -> bool:
     except KeyringError:
         return False
     return True
+
+
+def persistent_values(values: Mapping[str, Any], transient: Mapping[str, Any]) -> dict[str, Any]:
+    """Settings values to write to the config: a value that only this launch supplied (the bundled
+    demo site's search URL, whose port may differ next time) is dropped, never saved."""
+    return {k: v for k, v in values.items() if k not in transient or v != transient[k]}

@@ -1,6 +1,10 @@
 """Makes docs/screenshot-gate.png and docs/screenshot-receipts.png from a real run in the real window.
 
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python docs/make_screenshots.py
+    xvfb-run -a -s "-screen 0 800x600x24" .venv/bin/python docs/make_screenshots.py --out /tmp/shots
+
+The default size is the window's own (it fits the screen); `--out` writes the pictures elsewhere
+(the 800x600 check is looked at, not kept in docs/).
 
 The window drives example flow C (research, recommend, prefill, don't submit) through the real core:
 the bundled demo site, headless Chromium, the rule planner and real receipts. The first picture is
@@ -16,7 +20,6 @@ import tempfile
 from pathlib import Path
 from typing import TypeVar
 
-import qasync
 from PySide6.QtWidgets import QApplication
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -28,8 +31,10 @@ from app.settings import Settings  # noqa: E402
 from app.wiring import build_core  # noqa: E402
 from executor.models import RunBundleV1  # noqa: E402
 from ui.controller import RunController  # noqa: E402
+from ui.event_loop import new_event_loop  # noqa: E402
 from ui.examples import ExampleTask  # noqa: E402
 from ui.main_window import MainWindow  # noqa: E402
+from ui.words import mode_words  # noqa: E402
 
 DOCS = ROOT / "docs"
 T = TypeVar("T")
@@ -45,13 +50,14 @@ def resolve(future: asyncio.Future[T], value: T) -> None:
         future.set_result(value)
 
 
-async def main(tmp: Path) -> None:
+async def main(tmp: Path, out: Path) -> None:
     with DemoSite() as site:
         settings = Settings(runs_dir=tmp / "runs", search_url=site.search_template, planner="rules")
         core = build_core(settings)
-        examples = [ExampleTask(f.mode, f"{f.mode} · {f.title}", f.task(site.base_url)) for f in FLOWS]
+        examples = [
+            ExampleTask(f.mode, f"{mode_words(f.mode)} · {f.title}", f.task(site.base_url)) for f in FLOWS
+        ]
         window = MainWindow(RunController(core), settings.model_dump(mode="json"), examples=examples)
-        window.resize(1280, 800)
         window.show()
         window.task_panel.use_example(examples[2])
         asked: asyncio.Future[object] = asyncio.get_running_loop().create_future()
@@ -61,23 +67,22 @@ async def main(tmp: Path) -> None:
         window.task_panel.run_button.click()
         await asyncio.wait_for(asked, 120)
         await settle()
-        screen = QApplication.primaryScreen()
-        screen.grabWindow(0).save(str(DOCS / "screenshot-gate.png"))
-        print("wrote", DOCS / "screenshot-gate.png")
+        QApplication.primaryScreen().grabWindow(0).save(str(out / "screenshot-gate.png"))
+        print("wrote", out / "screenshot-gate.png")
         window.controller.approve()
         bundle = await asyncio.wait_for(finished, 120)
         await window.controller.wait_idle()
         await settle()
-        screen.grabWindow(0).save(str(DOCS / "screenshot-answer.png"))
-        print("wrote", DOCS / "screenshot-answer.png", bundle.run_status)
+        QApplication.primaryScreen().grabWindow(0).save(str(out / "screenshot-answer.png"))
+        print("wrote", out / "screenshot-answer.png", bundle.run_status)
         window.tabs.setCurrentWidget(window.receipts_viewer)
-        window.splitter.setSizes([380, 900])  # as a person would, to see the screenshots larger
+        window.splitter.setSizes([window.width() * 3 // 10, window.width() * 7 // 10])  # bigger pictures
         await window.receipts_viewer.load(core.run_dir(bundle.run_id))
         await window.receipts_viewer.verify_chain()
         window.receipts_viewer.table.selectRow(3)  # a fill: its before/after screenshots show the change
         await settle()
-        screen.grabWindow(0).save(str(DOCS / "screenshot-receipts.png"))
-        print("wrote", DOCS / "screenshot-receipts.png")
+        QApplication.primaryScreen().grabWindow(0).save(str(out / "screenshot-receipts.png"))
+        print("wrote", out / "screenshot-receipts.png")
         window.close()
         await window.aclose()
 
@@ -85,7 +90,9 @@ async def main(tmp: Path) -> None:
 if __name__ == "__main__":
     app = QApplication(sys.argv[:1])
     app.setQuitOnLastWindowClosed(False)
-    loop = qasync.QEventLoop(app)
+    loop = new_event_loop(app)
     asyncio.set_event_loop(loop)
+    out = Path(sys.argv[sys.argv.index("--out") + 1]) if "--out" in sys.argv else DOCS
+    out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp, loop:
-        loop.run_until_complete(main(Path(tmp)))
+        loop.run_until_complete(main(Path(tmp), out))

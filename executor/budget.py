@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable, Iterator
 
 from executor.errors import BudgetExceeded
 from executor.models import BudgetStateV1
@@ -12,7 +14,11 @@ from planner.models import Budget, ExecutionPlan
 
 
 class BudgetEnforcer:
-    """Counts use against the plan's Budget; time carries over from earlier legs of a resumed run."""
+    """Counts use against the plan's Budget; time carries over from earlier legs of a resumed run.
+
+    Time a person spends answering a gate is not the agent working: `person_waiting()` takes it out
+    of the elapsed time and pushes the running step's deadline (`step_timeout()`) back by as much.
+    """
 
     def __init__(
         self,
@@ -31,6 +37,18 @@ class BudgetEnforcer:
         self.model_usage = prior.model_usage
         self._clock = clock
         self._t0 = clock()
+        self._prior_wait_ms = prior.person_wait_ms
+        self._waited_s = 0.0
+        self._wait_started: float | None = None
+        self._deadline: asyncio.Timeout | None = None
+
+    def _waiting_s(self) -> float:
+        """Seconds spent waiting for a person in this leg, a wait in progress included."""
+        ongoing = self._clock() - self._wait_started if self._wait_started is not None else 0.0
+        return self._waited_s + ongoing
+
+    def person_wait_ms(self) -> int:
+        return self._prior_wait_ms + int(self._waiting_s() * 1000)
 
     @classmethod
     def for_run(cls, plan: ExecutionPlan, used: BudgetStateV1 | None = None) -> BudgetEnforcer:
@@ -54,7 +72,38 @@ class BudgetEnforcer:
         self.charge_model(call)
 
     def elapsed_ms(self) -> int:
-        return self._prior_ms + int((self._clock() - self._t0) * 1000)
+        """Agent time: wall time of every leg minus the time spent waiting for a person."""
+        return self._prior_ms + int((self._clock() - self._t0 - self._waiting_s()) * 1000)
+
+    @contextlib.contextmanager
+    def person_waiting(self) -> Iterator[None]:
+        """The clock stops while a person is asked; the current step's deadline moves by as much."""
+        if self._wait_started is not None:  # nested: the outer wait already counts
+            yield
+            return
+        self._wait_started = started = self._clock()
+        deadline = self._deadline if self._deadline is not None and not self._deadline.expired() else None
+        when = deadline.when() if deadline is not None else None
+        if deadline is not None:
+            deadline.reschedule(None)  # no deadline while a person thinks
+        try:
+            yield
+        finally:
+            waited = self._clock() - started
+            self._wait_started = None
+            self._waited_s += waited
+            if deadline is not None and when is not None:
+                deadline.reschedule(when + waited)
+
+    @contextlib.asynccontextmanager
+    async def step_timeout(self) -> AsyncIterator[None]:
+        """asyncio.timeout for one step: the remaining agent time, extended by any person's wait."""
+        async with asyncio.timeout(self.remaining_s()) as deadline:
+            self._deadline = deadline
+            try:
+                yield
+            finally:
+                self._deadline = None
 
     def remaining_s(self) -> float:
         return max(0.0, (self.budget.max_time_ms - self.elapsed_ms()) / 1000)
@@ -99,6 +148,7 @@ class BudgetEnforcer:
             token_est_used=self.tokens,
             sources_used=self.sources,
             actions_used=self.actions,
+            person_wait_ms=self.person_wait_ms(),
             exceeded=self.exceeded(),
             model_usage=self.model_usage,
         )

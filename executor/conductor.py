@@ -39,6 +39,7 @@ from executor.models import (
 )
 from executor.observability import bind_log_context, log
 from executor.output import OutputFormatter
+from executor.pause import hold_point
 from executor.rate_limit import RateLimitShield
 from executor.registry import RunnerRegistry
 from executor.retry import MODE_RETRY_POLICIES, RetryBackoffManager, RetryPolicy
@@ -145,6 +146,7 @@ class RunConductor:
                 step = leg.scheduler.next_ready()
                 if step is None:
                     return leg.final()
+                await hold_point(self.confirm, leg.budget)  # Pause: hold here, browser and state kept
                 cleared = await leg.desk.clear("step", step)
                 if isinstance(cleared, Paused):
                     leg.scheduler.requeue(step)
@@ -180,7 +182,7 @@ class RunConductor:
         desk = GateDesk(
             gatekeeper=Gatekeeper(plan, run_id=state.run_id, safe_mode=runtime.safe_mode, exec_mode=mode),
             approvals=approvals,
-            broker=HumanConfirmBroker(runtime.approval_policy, self.confirm),
+            broker=HumanConfirmBroker(runtime.approval_policy, self.confirm, budget.person_waiting),
             journal=journal,
             trace_id=plan.trace_id,
             resources=state.resources,
@@ -292,7 +294,7 @@ class RunConductor:
         )
         with bind_log_context(step_id=step.step_id):
             try:
-                async with asyncio.timeout(budget.remaining_s()):
+                async with budget.step_timeout():
                     step_run = await leg.dispatcher.run_step(step, ctx)
             except StepPaused as paused:  # its progress, saved RUNNING: resume hands it back to the runner
                 progress = StepRunV1(step_id=step.step_id, step_type=step.type_name,

@@ -6,6 +6,9 @@ NEEDS_CONFIRMATION and a checkpoint, and `waypost resume` continues it later.
 
 from __future__ import annotations
 
+import contextlib
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from enum import StrEnum
 from typing import Any, Protocol
 
@@ -41,11 +44,17 @@ class ConfirmHandler(Protocol):
 
 
 class HumanConfirmBroker:
+    """`waiting` wraps the time a person is asked (the run's budget stops its clock there)."""
+
     def __init__(
-        self, policy: ApprovalPolicy = ApprovalPolicy.ASK, handler: ConfirmHandler | None = None
+        self,
+        policy: ApprovalPolicy = ApprovalPolicy.ASK,
+        handler: ConfirmHandler | None = None,
+        waiting: Callable[[], AbstractContextManager[None]] = contextlib.nullcontext,
     ) -> None:
         self.policy = policy
         self.handler = handler
+        self.waiting = waiting
 
     @staticmethod
     def pending(decision: GateDecisionV1, step: Step, checkpoint_ref: str | None) -> PendingUserInput:
@@ -67,7 +76,8 @@ class HumanConfirmBroker:
             return self._approval(request, approved=False, decided_by="policy:none")
         if self.handler is None:
             return None
-        answer = await self.handler.confirm(request)
+        with self.waiting():
+            answer = await self.handler.confirm(request)
         if answer is ConfirmAnswer.PAUSE:
             return None
         return self._approval(request, approved=answer is ConfirmAnswer.APPROVE, decided_by="user")

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
 from executor.confirm import ConfirmRequest, HumanConfirmBroker
+from executor.gate_preview import take_gate_preview
 from executor.gatekeeper import DEFAULT_ACTION_GATE, ApprovalBook, Gatekeeper
 from executor.journal import GateAnswered, GateAsked, RunJournal, StepRecorded
 from executor.models import (
@@ -256,8 +256,6 @@ async def gate_screenshot(resources: RunResources | None, name: str) -> str | No
     """The page as it is now, for the person deciding; None before the run opened a browser."""
     if resources is None or not resources.browser_started:
         return None
-    folder = resources.run_dir / "gates"
-    folder.mkdir(parents=True, exist_ok=True)
-    driver = await resources.driver()
-    capture = await driver.capture(screenshot=True, path=Path(folder / f"{name}.png"))
-    return capture.screenshot_path
+    return await take_gate_preview(
+        await resources.driver(), resources.run_id, resources.run_dir / "gates", name
+    )

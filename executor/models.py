@@ -140,6 +140,8 @@ class BudgetStateV1(Contract):
     token_est_used: int = Field(default=0, ge=0)
     sources_used: int = Field(default=0, ge=0)
     actions_used: int = Field(default=0, ge=0)
+    #: Time spent waiting for a person at gates: shown, never charged to the time budget.
+    person_wait_ms: int = Field(default=0, ge=0)
     exceeded: str | None = None
     #: Every model call of the run so far (planning, steps, replans); its total is in token_est_used.
     model_usage: ModelUsage = Field(default_factory=ModelUsage)

@@ -26,6 +26,8 @@ from browser.models import Action, BrowserPolicy, LaunchOptions, parse_action
 from browser.secrets import SecretVault
 from executor.act.perform import ActEnv, capture_before, perform
 from executor.act.risk import classify
+from executor.confirm import ConfirmHandler
+from executor.replay_gates import ReplayGates
 from planner.models import new_id
 from receipts.interface import Recorder
 from receipts.layout import RunFolder
@@ -135,12 +137,18 @@ def _parse(data: dict[str, Any]) -> Action | None:
 
 
 async def replay_run(
-    run_dir: Path | str, driver: BrowserDriver, recorder: Recorder, *, include_risky: bool = False
+    run_dir: Path | str,
+    driver: BrowserDriver,
+    recorder: Recorder,
+    *,
+    include_risky: bool = False,
+    confirm: ConfirmHandler | None = None,
 ) -> ReplayReport:
     """Replays every recorded action of `run_dir` on `driver`, recording into `recorder`."""
     source = Path(run_dir)
     records = recorded_actions(source)
     report = ReplayReport(source_run=source.name, replay_run=recorder.run_id)
+    gates = ReplayGates(source, confirm)  # the same gates as the original run
     env = ActEnv(
         driver=driver, recorder=recorder, run_id=recorder.run_id, step_id="replay", run_dir=_root(recorder)
     )
@@ -152,6 +160,8 @@ async def replay_run(
         tries = [(how, a) for how, a in _candidates(record) if _parse(a) is not None]
         if skip is None and not tries:
             skip = "no target usable outside the original page (index without a selector)"
+        if skip is None:
+            skip = await gates.skip_reason(env.step_id, recorder.run_id)
         if skip is None and not include_risky:
             risk = classify(parse_action(tries[0][1]), await driver.observe())
             skip = f"would {risk}; replay with include_risky to perform it" if risk is not None else None
@@ -195,6 +205,7 @@ async def replay_to_folder(
     policy: BrowserPolicy | None = None,
     secrets: Mapping[str, str] | None = None,
     include_risky: bool = False,
+    confirm: ConfirmHandler | None = None,
 ) -> ReplayReport:
     """`waypost replay RUN`: a fresh browser, a new run folder `replay_<run>_<id>`, the report in its
     run.json and a run_end record whose status is REPLAY_OK or REPLAY_DRIFT."""
@@ -210,7 +221,7 @@ async def replay_to_folder(
         downloads_dir=folder.root / "downloads",
     )
     try:
-        report = await replay_run(source, driver, recorder, include_risky=include_risky)
+        report = await replay_run(source, driver, recorder, include_risky=include_risky, confirm=confirm)
         await recorder.write_run_meta({"replay": report.to_dict(), "source_run": source.name})
         final = await driver.capture(screenshot=True)
         await recorder.finish(

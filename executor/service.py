@@ -151,13 +151,17 @@ class AgentCore:
         )
         return await self._conductor(plan.plan_id, events, confirm).run(plan, runtime)
 
-    async def replay(self, run_id: str, *, include_risky: bool = False) -> ReplayReport:
-        """QA replay of a recorded run, without any model, into a new run folder of its own."""
+    async def replay(
+        self, run_id: str, *, include_risky: bool = False, confirm: ConfirmHandler | None = None
+    ) -> ReplayReport:
+        """QA replay of a recorded run, without any model, into a new run folder of its own; with a
+        `confirm` handler it passes the same gates as the original run."""
         return await replay_to_folder(
             self.run_dir(run_id),
             self.runs_dir,
             launch_options=self.launch_options,
             include_risky=include_risky,
+            confirm=confirm,
         )
 
     def missing_secrets(self, run_id: str) -> list[str]:

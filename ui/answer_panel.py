@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (
 
 from executor.events import EvidenceAdded
 from executor.models import Citation, EvidenceItem, RunBundleV1
+from ui.words import outcome_words
 
 _MARKER = re.compile(r"\[(\d{1,3})\]")
 EVIDENCE_COLUMNS = ("Title", "Source", "Snippet", "Confidence")
@@ -104,9 +105,10 @@ class AnswerPanel(QWidget):
         self.citations.clear()
         self.evidence.setRowCount(0)
 
-    def show_bundle(self, bundle: RunBundleV1) -> None:
-        reason = f": {bundle.reason}" if bundle.reason else ""
-        self.status_label.setText(f"<b>{bundle.run_status.value}</b>{escape(reason)} · run {bundle.run_id}")
+    def show_bundle(self, bundle: RunBundleV1, declined_step: str | None = None) -> None:
+        """People's words on the label; the status code and reason stay in its tooltip."""
+        self.status_label.setText(f"<b>{escape(outcome_words(bundle, declined_step))}</b>")
+        self.status_label.setToolTip(f"{bundle.run_status.value}: {bundle.reason} · run {bundle.run_id}")
         question = bundle.pending_user_input.question if bundle.pending_user_input else None
         text = bundle.final_answer or question or "(no answer text)"
         self.answer.setHtml(answer_html(text, bundle.citations))

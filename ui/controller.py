@@ -86,6 +86,12 @@ class RunController(QObject):
     history_changed = Signal()
     #: A replay ended (executor.replay.ReplayReport).
     replay_finished = Signal(object)
+    #: Pause asked (True: the run holds before its next step, browser kept) or lifted (False).
+    paused_changed = Signal(bool)
+    #: The run reached its hold point and is waiting for Resume.
+    held = Signal()
+    #: Saved settings are now in effect: the next plan or run uses the rebuilt core.
+    core_replaced = Signal()
 
     def __init__(self, core: AgentCore, parent: QObject | None = None) -> None:
         super().__init__(parent)
@@ -98,6 +104,9 @@ class RunController(QObject):
         self._progress = asyncio.Event()
         self._idle = asyncio.Event()
         self._idle.set()
+        self._released = asyncio.Event()
+        self._released.set()
+        self._next_core: AgentCore | None = None
 
     # --- state ---------------------------------------------------------------------------------
 
@@ -116,8 +125,27 @@ class RunController(QObject):
         return self._run_id
 
     @property
+    def hold_requested(self) -> bool:
+        """Pause was asked: the core holds before its next step (executor.pause.Holder)."""
+        return not self._released.is_set()
+
+    @property
     def gate_pending(self) -> bool:
         return self._gate is not None and not self._gate.done()
+
+    def replace_core(self, core: AgentCore) -> None:
+        """Saved settings take effect between runs: now if idle, else as soon as this run ends."""
+        self._next_core = core
+        if not self.busy:
+            self._swap_core()
+
+    def _swap_core(self) -> None:
+        core, self._next_core = self._next_core, None
+        if core is not None and core is not self.core:
+            old, self.core = self.core, core
+            if old.store is not core.store:
+                old.store.close()
+            self.core_replaced.emit()
 
     def history(self, limit: int = 100) -> list[RunSummary]:
         return self.core.history(limit)
@@ -179,14 +207,24 @@ class RunController(QObject):
 
     @Slot()
     def pause(self) -> None:
-        """At a gate: end the run as NEEDS_CONFIRMATION. Otherwise cancel; the checkpoint remains."""
+        """Holds the run before its next step; the browser and everything done so far are kept.
+        At a gate (only reachable without the modal dialog, e.g. by the window closing) the run
+        ends NEEDS_CONFIRMATION instead, resumable from History."""
         if self.gate_pending:
             self._answer(ConfirmAnswer.PAUSE)
-        else:
-            self.stop()
+        elif self.busy and self._released.is_set():
+            self._released.clear()
+            self.paused_changed.emit(True)
+
+    @Slot()
+    def resume(self) -> None:
+        if not self._released.is_set():
+            self._released.set()
+            self.paused_changed.emit(False)
 
     @Slot()
     def stop(self) -> None:
+        """Cancels the current operation now (a held run too); the checkpoint remains."""
         if self._task is not None and not self._task.done():
             self._task.cancel()
 
@@ -196,6 +234,12 @@ class RunController(QObject):
             self._answer(ConfirmAnswer.PAUSE)
         else:
             self.stop()
+
+    async def hold(self) -> None:
+        """Called by the core at its hold point while Pause is on; returns on Resume."""
+        await self._catch_up()  # the window shows the finished step before "Paused"
+        self.held.emit()
+        await self._released.wait()
 
     async def wait_idle(self) -> None:
         """Returns when the current operation ended, however it ended, and busy_changed(False) went out."""
@@ -245,6 +289,8 @@ class RunController(QObject):
         self.busy_changed.emit(True)
 
     def _on_task_done(self, task: asyncio.Task[None]) -> None:
+        self.resume()  # a pause ends with its run
+        self._swap_core()  # settings saved during the run apply from the next one
         if task.cancelled():
             self.run_cancelled.emit(self._run_id or "")
         elif (exc := task.exception()) is not None:
@@ -255,7 +301,7 @@ class RunController(QObject):
         self.history_changed.emit()
 
     async def _replay(self, run_id: str) -> None:
-        self.replay_finished.emit(await self.core.replay(run_id))
+        self.replay_finished.emit(await self.core.replay(run_id, confirm=self))
 
     async def _plan(self, task: str, url: str | None, files: tuple[str, ...], planner: PlannerChoice) -> None:
         result = await self.core.plan(task, url=url or None, files=files, planner=planner)
@@ -286,6 +332,10 @@ class RunController(QObject):
     async def _resume(self, run_id: str, approve_pending: bool | None, safe_mode: bool) -> None:
         self._run_id = run_id
         self.plan_loaded.emit(self.core.store.load_plan(run_id))
+        done = self.core.store.load(run_id)  # what earlier legs finished, as the window saw it then
+        for step_run in done.step_runs.values():
+            self.step_finished.emit(step_run)
+        self.budget_updated.emit(done.budget)
         bus = _CountingBus()
         await self._drive(
             bus,

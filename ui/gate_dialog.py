@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 from html import escape
+from pathlib import Path
 
 from PySide6.QtCore import Qt
 from PySide6.QtWidgets import (
@@ -22,6 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from executor.confirm import ConfirmRequest
+from executor.gate_preview import GatePreview, read_gate_preview
 from ui.live_view import ScreenshotLabel, describe_action
 
 
@@ -46,19 +48,31 @@ def describe_target(request: ConfirmRequest) -> str:
     return "\n".join(lines) or "not named by the plan"
 
 
+NO_PAGE = "No page yet: this run has not opened a page."
+
+
+def run_preview(request: ConfirmRequest, run_dir: str | None) -> GatePreview | None:
+    """The request's own preview: taken for this run, inside this run's folder; else None.
+
+    Nothing else is ever shown (not the Live view's latest picture, which may be another run's)."""
+    preview = read_gate_preview(request.screenshot_path, request.run_id)
+    if preview is None or run_dir is None:
+        return None
+    if not Path(preview.screenshot_path).resolve().is_relative_to(Path(run_dir).resolve()):
+        return None
+    return preview
+
+
 class GateDialog(QDialog):
     """accepted() means Approve, rejected() means Deny (also Escape and the window's close box)."""
 
-    def __init__(
-        self, request: ConfirmRequest, screenshot: str | None, parent: QWidget | None = None
-    ) -> None:
+    def __init__(self, request: ConfirmRequest, run_dir: str | None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.request = request
         decision = request.decision
         self.setWindowTitle(f"Confirm: {request.step_name}")
         self.setWindowModality(Qt.WindowModality.WindowModal)
-        self.setMinimumSize(600, 520)
-        self.resize(780, 660)
+        self.setMinimumSize(560, 460)
         heading = QLabel(f"<h3>Waypost wants to continue with “{escape(request.step_name)}”</h3>")
         heading.setWordWrap(True)
         self.reason_label = self._value(decision.reason or "This step needs your confirmation.")
@@ -77,9 +91,14 @@ class GateDialog(QDialog):
         form.addRow("Target:", self.target_label)
         form.addRow("Stays blocked:", self.blocked_label)
         form.addRow("Run:", self._value(request.run_id))
-        self.screenshot = ScreenshotLabel("No screenshot of the page yet")
-        self.screenshot.setMinimumSize(480, 260)
-        self.screenshot.set_image(screenshot or request.screenshot_path)
+        self.preview = run_preview(request, run_dir)
+        self.screenshot = ScreenshotLabel(NO_PAGE)
+        self.screenshot.setMinimumSize(320, 140)
+        # Loaded now, at the moment of asking: a later state of the page can never replace it.
+        if self.preview is None or not self.screenshot.set_image(self.preview.screenshot_path):
+            self.preview = None
+        self.page_label = self._value(self._page_line())
+        self.page_label.setStyleSheet("color: #4b5563;")
         self.buttons = QDialogButtonBox()
         self.approve_button = QPushButton("&Approve this step")
         self.deny_button = QPushButton("&Deny")
@@ -94,11 +113,24 @@ class GateDialog(QDialog):
         box.addWidget(heading)
         box.addLayout(form)
         box.addWidget(self.screenshot, 1)
+        box.addWidget(self.page_label)
         box.addWidget(note)
         box.addWidget(self.buttons)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         self.deny_button.setFocus()
+        self._fit_screen()
+
+    def _fit_screen(self) -> None:
+        """780x660 where it fits; on a small screen the Approve and Deny buttons must stay on it."""
+        available = self.screen().availableGeometry()
+        self.resize(min(780, available.width() - 20), min(660, available.height() - 40))
+
+    def _page_line(self) -> str:
+        if self.preview is None:
+            return NO_PAGE
+        when = self.preview.taken_at.astimezone().strftime("%H:%M:%S")
+        return f"This run's page when it asked, at {when}: {self.preview.url}"
 
     @staticmethod
     def _value(text: str) -> QLabel:

@@ -6,7 +6,9 @@ run approaching its limit before the core aborts it.
 
 from __future__ import annotations
 
-from PySide6.QtCore import Qt, Signal, Slot
+import time
+
+from PySide6.QtCore import Qt, QTimer, Signal, Slot
 from PySide6.QtGui import QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QFormLayout,
@@ -79,8 +81,12 @@ class ScreenshotLabel(QLabel):
 
 
 class LiveView(QWidget):
-    #: Pause asked: stop at a safe point, keep the run resumable.
+    #: Pause asked: hold before the next step, browser and progress kept.
     pause_requested = Signal()
+    #: Resume asked: a paused run continues.
+    resume_requested = Signal()
+    #: The time bar moved on during a step (the seconds shown).
+    clock_ticked = Signal(float)
     #: Stop asked: cancel the run now.
     stop_requested = Signal()
 
@@ -88,6 +94,12 @@ class LiveView(QWidget):
         super().__init__(parent)
         self._budget = Budget()
         self._latest: str | None = None
+        # Between the run's BudgetUpdated events the time bar moves on from the last one it got.
+        self._used = BudgetStateV1()
+        self._used_at = time.monotonic()
+        self._clock = QTimer(self)
+        self._clock.setInterval(250)
+        self._clock.timeout.connect(self._tick)
         self.screenshot = ScreenshotLabel("No page yet")
         self.action_label = QLabel("Idle")
         self.action_label.setWordWrap(True)
@@ -95,15 +107,20 @@ class LiveView(QWidget):
         self.url_label = QLabel("")
         self.url_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.time_bar = self._bar("Time")
+        self.wait_label = QLabel("")
+        self.wait_label.setStyleSheet("color: #4b5563;")
+        self.wait_label.setToolTip("Time spent answering a question is not charged to the time budget")
         self.calls_bar = self._bar("Tool calls")
         self.tokens_bar = self._bar("Tokens")
+        self._paused = False
         self.pause_button = QPushButton("Pa&use")
-        self.pause_button.setToolTip("Stop at the gate or between steps; resume later from History")
+        self.pause_button.setToolTip("Hold before the next step; the browser stays open. Resume continues.")
         self.stop_button = QPushButton("&Stop")
         self.stop_button.setToolTip("Cancel the run now (receipts and checkpoint are kept)")
         self.set_running(False)
         form = QFormLayout()
         form.addRow("Time", self.time_bar)
+        form.addRow("", self.wait_label)
         form.addRow("Tool calls", self.calls_bar)
         form.addRow("Tokens", self.tokens_bar)
         buttons = QHBoxLayout()
@@ -117,7 +134,7 @@ class LiveView(QWidget):
         box.addWidget(self.url_label)
         box.addLayout(form)
         box.addLayout(buttons)
-        self.pause_button.clicked.connect(self.pause_requested)
+        self.pause_button.clicked.connect(self._on_pause_clicked)
         self.stop_button.clicked.connect(self.stop_requested)
 
     @staticmethod
@@ -135,6 +152,43 @@ class LiveView(QWidget):
     def set_running(self, running: bool) -> None:
         self.pause_button.setEnabled(running)
         self.stop_button.setEnabled(running)
+        if not running:
+            self.set_paused(False)
+            self.set_clock_running(False)
+
+    def set_clock_running(self, running: bool) -> None:
+        """The time bar moves while a step works; it stands still while a person is asked or paused."""
+        if running:
+            self._used_at = time.monotonic()
+            self._clock.start()
+        else:
+            self._clock.stop()
+
+    def _tick(self) -> None:
+        seconds = self._used.time_ms_used / 1000 + (time.monotonic() - self._used_at)
+        self._fill(self.time_bar, seconds, self._budget.max_time_ms / 1000, "{:.1f} s")
+        self.clock_ticked.emit(seconds)
+
+    def reset(self) -> None:
+        """A new run starts: nothing of the previous run's page, action or budget stays."""
+        self._latest = None
+        self.screenshot.set_image(None)
+        self.action_label.setText("Starting…")
+        self.url_label.setText("")
+        self.on_budget_updated(BudgetStateV1())
+
+    @property
+    def paused(self) -> bool:
+        return self._paused
+
+    @Slot(bool)
+    def set_paused(self, paused: bool) -> None:
+        """Pause becomes Resume while the run holds, and back."""
+        self._paused = paused
+        self.pause_button.setText("&Resume" if paused else "Pa&use")
+
+    def _on_pause_clicked(self) -> None:
+        (self.resume_requested if self._paused else self.pause_requested).emit()
 
     @property
     def latest_screenshot(self) -> str | None:
@@ -143,8 +197,11 @@ class LiveView(QWidget):
 
     @Slot(object)
     def on_budget_updated(self, state: BudgetStateV1) -> None:
+        self._used, self._used_at = state, time.monotonic()
         b = self._budget
         self._fill(self.time_bar, state.time_ms_used / 1000, b.max_time_ms / 1000, "{:.1f} s")
+        waited = state.person_wait_ms / 1000
+        self.wait_label.setText(f"Not counted: {waited:.1f} s waiting for you" if waited >= 0.1 else "")
         self._fill(self.calls_bar, state.tool_calls_used, b.max_tool_calls, "{:,.0f}")
         self._fill(self.tokens_bar, state.token_est_used, b.max_tokens, "{:,.0f}")
 
@@ -156,7 +213,8 @@ class LiveView(QWidget):
 
     @Slot(object)
     def on_step_started(self, event: StepStarted) -> None:
-        self.action_label.setText(f"Step {event.step_id}: {event.name or event.step_type}")
+        self.action_label.setText(f"Working on: {event.name or event.step_type}")
+        self.set_clock_running(True)
 
     @Slot(object)
     def on_action_performed(self, event: ActionPerformed) -> None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtCore import QByteArray, QSettings, QSize, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
@@ -28,10 +28,12 @@ from ui.history_panel import HistoryPanel
 from ui.live_view import LiveView
 from ui.plan_view import PlanView
 from ui.receipts_viewer import ReceiptsViewer
+from ui.secrets_prompt import SecretsDialog, hand_secrets, missing_secrets
 from ui.settings_dialog import SettingsDialog
 from ui.task_panel import TaskInput, TaskPanel
 from ui.voice_bar import VoiceBar, install_voice
 from ui.voice_controller import VoiceController
+from ui.words import mode_words, outcome_words
 
 _PLANNERS: dict[str, PlannerChoice] = {"rules": "rules", "llm": "llm", "auto": "auto"}
 
@@ -44,6 +46,30 @@ def cap_budget(plan: ExecutionPlan, settings: Mapping[str, Any]) -> ExecutionPla
     if all(getattr(budget, k) == v for k, v in lowered.items()):
         return plan
     return plan.model_copy(update={"budget": Budget(**{**budget.model_dump(), **lowered})})
+
+
+MIN_WIDTH = 800
+
+_SETTING_NAMES = {
+    "model": "model", "base_url": "base URL", "api_key": "API key", "planner": "planner",
+    "safe_mode": "safe mode", "headless": "headless browser", "search_provider": "search provider",
+    "search_url": "search URL", "runs_dir": "runs folder", "max_time_ms": "time cap",
+    "max_tool_calls": "tool-call cap", "max_tokens": "token cap",
+}  # fmt: skip
+
+
+def changed_settings(before: Mapping[str, Any], after: Mapping[str, Any]) -> list[str]:
+    """The names (in people's words) of the settings a Save changed; an entered API key counts."""
+    keys = [k for k in after if k != "api_key" and before.get(k) != after.get(k)]
+    keys += ["api_key"] if after.get("api_key") else []
+    return [_SETTING_NAMES.get(k, k.replace("_", " ")) for k in keys]
+
+
+def default_size(available: QSize) -> QSize:
+    """1280x800 where it fits; else the available screen less a margin (title bar, panels)."""
+    width = max(MIN_WIDTH, min(1280, available.width() - 40))
+    height = max(560, min(800, available.height() - 60))
+    return QSize(width, height)
 
 
 class MainWindow(QMainWindow):
@@ -60,7 +86,9 @@ class MainWindow(QMainWindow):
         *,
         examples: Sequence[ExampleTask] = EXAMPLE_TASKS,
         voice: VoiceController | None = None,
+        window_state: QSettings | None = None,
     ) -> None:
+        """`window_state` remembers the window's geometry between launches (none: default size)."""
         super().__init__(parent)
         self.controller = controller
         self.settings: dict[str, Any] = dict(settings)
@@ -70,8 +98,10 @@ class MainWindow(QMainWindow):
         self.gate_dialog: GateDialog | None = None
         self.settings_dialog: SettingsDialog | None = None
         self.resume_offer: QMessageBox | None = None
+        self.secrets_dialog: SecretsDialog | None = None
+        self._declined_step: str | None = None
         self.setWindowTitle("Waypost")
-        self.resize(1280, 800)
+        self._window_state = window_state
         self.task_panel = TaskPanel(examples)
         self.task_panel.set_planner(str(self.settings.get("planner", "auto")))
         self.plan_view = PlanView()
@@ -90,6 +120,8 @@ class MainWindow(QMainWindow):
         self.voice_bar: VoiceBar | None = (
             install_voice(self, self.task_panel, controller, voice) if voice else None
         )
+        self.setMinimumWidth(MIN_WIDTH)
+        self._restore_geometry()
         self.refresh_history()
         self.statusBar().showMessage("Ready. Safe mode is " + ("on" if self.safe_mode else "off"))
 
@@ -151,6 +183,9 @@ class MainWindow(QMainWindow):
         c.busy_changed.connect(self._on_busy_changed)
         c.history_changed.connect(self.refresh_history)
         self.live_view.pause_requested.connect(c.pause)
+        self.live_view.resume_requested.connect(c.resume)
+        c.paused_changed.connect(self._on_paused_changed)
+        c.held.connect(self._on_held)
         self.live_view.stop_requested.connect(c.stop)
         self.history_panel.receipts_requested.connect(self._on_receipts_requested)
         self.history_panel.resume_requested.connect(self._on_resume_requested)
@@ -231,7 +266,9 @@ class MainWindow(QMainWindow):
         self.plan_view.set_plan(result.plan, result.planner_used)
         self.live_view.set_budget(self._capped(result.plan).budget)
         steps = len(result.plan.steps)
-        self.statusBar().showMessage(f"Plan ready: mode {result.plan.mode.value}, {steps} steps")
+        if result.plan.clarification_question:
+            self.task_panel.show_notice(result.plan.clarification_question, "question")
+        self.statusBar().showMessage(f"Plan ready: {mode_words(result.plan.mode.value)}, {steps} steps")
 
     @Slot(object)
     def _on_plan_loaded(self, plan: ExecutionPlan) -> None:
@@ -245,15 +282,22 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_run_started(self, event: RunStarted) -> None:
         self.answer_panel.clear()
+        self._declined_step = None
+        if not event.resumed:
+            self.live_view.reset()
         self.tabs.setCurrentWidget(self.live_view)
         verb = "Resumed" if event.resumed else "Running"
-        self.statusBar().showMessage(f"{verb} {event.run_id} ({event.exec_mode})")
+        mode = mode_words(self.plan.mode.value) if self.plan is not None else "the task"
+        self.statusBar().showMessage(f"{verb}: {mode}")
+        self.statusBar().setToolTip(f"run {event.run_id} · {event.exec_mode}")
 
     @Slot(object)
     def _on_gate_requested(self, request: ConfirmRequest) -> None:
         self.plan_view.mark_waiting(request.step_id)
+        self.live_view.set_clock_running(False)  # a person's time is not the run's
+        self._declined_step = request.step_name  # named if the person declines
         self.live_view.set_status_text(f"Waiting for your confirmation: {request.step_name}")
-        dialog = GateDialog(request, self.live_view.latest_screenshot, self)
+        dialog = GateDialog(request, self.controller.run_dir(request.run_id), self)
         dialog.accepted.connect(self.controller.approve)
         dialog.rejected.connect(self.controller.deny)
         self.gate_dialog = dialog
@@ -271,12 +315,22 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_run_finished(self, bundle: RunBundleV1) -> None:
-        self.answer_panel.show_bundle(bundle)
+        self.answer_panel.show_bundle(bundle, self._declined_step)
         for run in bundle.step_runs:
             self.plan_view.on_step_finished(run)
+        self.plan_view.model.stop_unfinished()
         self.tabs.setCurrentWidget(self.answer_panel)
-        self.live_view.set_status_text(f"Finished: {bundle.run_status.value}")
-        self.statusBar().showMessage(f"Run {bundle.run_id}: {bundle.run_status.value} · {bundle.reason}")
+        # Receipts shows the run that just finished (not whatever was opened before).
+        self.receipts_viewer.spawn(self.receipts_viewer.load(self.controller.run_dir(bundle.run_id)))
+        words = outcome_words(bundle, self._declined_step)
+        question = bundle.pending_user_input.question if bundle.pending_user_input else None
+        if bundle.run_status is RunStatus.NEEDS_CLARIFICATION and question:
+            self.task_panel.show_notice(question, "question")
+        elif bundle.run_status in (RunStatus.FAILED, RunStatus.ABORTED_BUDGET):
+            self.task_panel.show_notice(f"{words}: {bundle.reason}")
+        self.live_view.set_status_text(words)
+        self.statusBar().showMessage(words)
+        self.statusBar().setToolTip(f"{bundle.run_status.value} · {bundle.reason} · run {bundle.run_id}")
 
     @Slot(str)
     def _on_replay_requested(self, run_id: str) -> None:
@@ -293,11 +347,32 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _on_run_cancelled(self, run_id: str) -> None:
+        self.plan_view.model.stop_unfinished()
         self.live_view.set_status_text("Stopped; the run can be resumed from History")
         self.statusBar().showMessage(f"Stopped {run_id or 'the current operation'}")
 
+    @Slot(bool)
+    def _on_paused_changed(self, paused: bool) -> None:
+        self.live_view.set_paused(paused)
+        text = "Pausing after the current step…" if paused else "Resumed"
+        self.live_view.set_status_text(text)
+        self.statusBar().showMessage(text)
+
+    @Slot()
+    def _on_held(self) -> None:
+        self.live_view.set_clock_running(False)
+        text = "Paused. The browser stays open; press Resume to continue or Stop to end the run."
+        self.live_view.set_status_text(text)
+        self.statusBar().showMessage("Paused")
+
     @Slot(str)
     def _on_failed(self, message: str) -> None:
+        self.plan_view.model.stop_unfinished()
+        self.task_panel.show_notice(f"Could not finish: {message}")
+        if (
+            self.controller.current_run_id is None
+        ):  # planning failed: no old plan stays as if it were this one
+            self.plan_view.set_plan(None)
         self.statusBar().showMessage(f"Error: {message}")
         self.live_view.set_status_text(f"Error: {message}")
 
@@ -314,6 +389,25 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _on_resume_requested(self, run_id: str) -> None:
+        """A run whose task declared secrets, resumed in a new process, asks for them again first."""
+        if self.controller.busy:
+            return
+        plan = self.controller.core.store.load_plan(run_id)
+        missing = missing_secrets(self.controller.core, plan)
+        if not missing:
+            self.controller.resume_run(run_id, safe_mode=self.safe_mode)
+            return
+        dialog = SecretsDialog(missing, plan.task.user_query if plan.task else run_id, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.provided.connect(lambda values: self._resume_with(run_id, plan.plan_id, values))
+        dialog.rejected.connect(
+            lambda: self.task_panel.show_notice("Not resumed: the run needs its secrets to continue.")
+        )
+        self.secrets_dialog = dialog
+        dialog.open()
+
+    def _resume_with(self, run_id: str, plan_id: str, values: dict[str, str]) -> None:
+        hand_secrets(self.controller.core, plan_id, values)
         if not self.controller.busy:
             self.controller.resume_run(run_id, safe_mode=self.safe_mode)
 
@@ -327,15 +421,29 @@ class MainWindow(QMainWindow):
 
     @Slot(dict)
     def _on_settings_saved(self, values: dict[str, Any]) -> None:
+        changed = changed_settings(self.settings, values)
         self.settings = {k: v for k, v in values.items() if k != "api_key"}
         if "api_key" in values:
             self.settings["api_key_set"] = True
         self.task_panel.set_planner(str(self.settings.get("planner", "auto")))
         self.settings_saved.emit(values)
-        self.statusBar().showMessage("Settings saved")
+        when = "when the current run ends" if self.controller.busy else "from the next run"
+        text = f"Settings saved: {', '.join(changed)} changed; in effect {when}." if changed else (
+            "Settings saved: nothing changed.")  # fmt: skip
+        self.task_panel.show_notice(text, "info")
+        self.statusBar().showMessage(text)
+
+    def _restore_geometry(self) -> None:
+        saved = self._window_state.value("geometry") if self._window_state is not None else None
+        if isinstance(saved, QByteArray) and self.restoreGeometry(saved):
+            return
+        self.resize(default_size(self.screen().availableGeometry().size()))
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """A gate waiting for an answer pauses (resumable later); other work is cancelled."""
+        if self._window_state is not None:
+            self._window_state.setValue("geometry", self.saveGeometry())
+            self._window_state.sync()
         self.controller.shutdown()
         event.accept()
         self.closed.emit()

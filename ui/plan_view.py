@@ -16,8 +16,11 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView
 from executor.events import PlanRevised, StepStarted
 from executor.models import EXEC_MODE_FOR_PLAN, StepRunV1, StepStatus
 from planner.models import ExecutionPlan, Step
+from ui.words import mode_words, step_words
 
-COLUMNS = ("Step", "Family / type", "Depends on", "Gate", "Status", "Time", "Calls")
+#: Visible columns stay few so the step's name is readable at 800 px; its id, family, dependencies
+#: and gate are in the row's tooltip.
+COLUMNS = ("Step", "Kind", "Status", "Time", "Calls")
 STATUS_COLUMN = COLUMNS.index("Status")
 
 #: Status colours, readable on a light background.
@@ -29,6 +32,7 @@ STATUS_COLOURS: dict[str, str] = {
     StepStatus.SKIPPED: "#92400e",
     StepStatus.BLOCKED_GATE: "#b91c1c",
     "WAITING": "#b45309",
+    "STOPPED": "#92400e",
 }
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -80,6 +84,12 @@ class PlanTableModel(QAbstractTableModel):
             self._status[run.step_id] = run.status
             self._changed(run.step_id)
 
+    def stop_unfinished(self) -> None:
+        """The run ended (stop, abort, finish): a step still RUNNING or asking is STOPPED, not live."""
+        for step_id, status in self._status.items():
+            if status in (StepStatus.RUNNING, "WAITING"):
+                self.set_status(step_id, "STOPPED")
+
     def _changed(self, step_id: str) -> None:
         row = self._row[step_id]
         self.dataChanged.emit(self.index(row, 0), self.index(row, len(COLUMNS) - 1))
@@ -109,22 +119,23 @@ class PlanTableModel(QAbstractTableModel):
             run = self._runs.get(step.step_id)
             if run is not None and run.error:
                 return f"{run.error_code or 'error'}: {run.error}"
-            return f"{step.step_id}: {step.name or step.type_name}"
+            status = self._status[step.step_id]
+            after = ", ".join(step.depends_on) or "nothing"
+            gate = step.policy_gate_id or "none"
+            return (
+                f"{step.step_id}: {step.name or step.type_name} · {status}\n"
+                f"{step.family.value} / {step.type_name} · after {after} · gate {gate}"
+            )
         return None
 
     def _text(self, step: Step, column: int) -> str:
         run = self._runs.get(step.step_id)
-        kind = step.family.value
-        if step.type_name != kind:
-            kind = f"{kind} / {step.type_name}"
         values = (
-            f"{step.step_id} · {step.name}" if step.name else step.step_id,
-            kind,
-            ", ".join(step.depends_on) or "—",
-            step.policy_gate_id or "—",
-            str(self._status[step.step_id]),
+            step.name or step.type_name.replace("_", " ").capitalize(),
+            step.type_name.replace("_", " ").capitalize(),
+            step_words(self._status[step.step_id]),
             f"{run.duration_ms / 1000:.1f} s" if run is not None else "",
-            str(len(run.tool_calls)) if run is not None else "",
+            _calls(run),
         )
         return values[column]
 
@@ -136,6 +147,14 @@ def revision_line(event: PlanRevised) -> str:
         f"{event.replaced_step_id or 'a step'}<br>"
         f"<span style='color:#4b5563'>{escape(event.reason)}</span>"
     )
+
+
+def _calls(run: StepRunV1 | None) -> str:
+    """Tool calls, and the browser actions an ACT step made inside its one call."""
+    if run is None:
+        return ""
+    calls = str(len(run.tool_calls))
+    return f"{calls} · {len(run.actions)} actions" if run.actions else calls
 
 
 class PlanView(QWidget):
@@ -171,12 +190,12 @@ class PlanView(QWidget):
         if plan is None:
             self.summary.setText("No plan yet.")
             return
-        by = f" by {planner_used}" if planner_used else ""
+        by = f" · planned by {planner_used}" if planner_used else ""
         reasons = ", ".join(plan.reason_codes) or "none"
-        text = (
-            f"<b>Mode {plan.mode.value}</b> ({EXEC_MODE_FOR_PLAN[plan.mode].value}){by} · "
-            f"{plan.plan_status.value} · {len(plan.steps)} steps<br>"
-            f"<span style='color:#4b5563'>Reasons: {reasons}</span>"
+        text = f"<b>{escape(mode_words(plan.mode.value))}</b>{by} · {len(plan.steps)} steps"
+        self.summary.setToolTip(
+            f"Mode {plan.mode.value} ({EXEC_MODE_FOR_PLAN[plan.mode].value}) · {plan.plan_status.value}\n"
+            f"Reasons: {reasons}"
         )
         if plan.clarification_question:
             text += f"<br><b>Question:</b> {plan.clarification_question}"

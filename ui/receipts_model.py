@@ -1,4 +1,4 @@
-"""The action table of a run folder: one row per ActionRecord of receipts.jsonl."""
+"""The table of a run folder: one row per ActionRecord and per research read of receipts.jsonl."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from PySide6.QtGui import QBrush, QColor
 
 from receipts.errors import RunFolderError
 from receipts.layout import RunFolder
-from receipts.models import ActionRecord, FileRef
+from receipts.models import ActionRecord, EvidenceReadRecord, FileRef
 from receipts.report import describe_target
 
 COLUMNS = ("Time", "Action", "Target", "Value", "Outcome", "URL", "DOM hash")
@@ -24,8 +24,22 @@ def value_text(value: str | list[str] | None) -> str:
     return ", ".join(value) if isinstance(value, list) else value
 
 
-def row_cells(record: ActionRecord) -> tuple[str, ...]:
+#: The rows of the table: what the run did on pages, and what its research read.
+Row = ActionRecord | EvidenceReadRecord
+
+
+def row_cells(record: Row) -> tuple[str, ...]:
     """The table's text for one record; the value is the stored (already redacted) one."""
+    if isinstance(record, EvidenceReadRecord):
+        return (
+            record.time.astimezone().strftime("%H:%M:%S"),
+            "read",
+            record.title,
+            record.snippet[:120],
+            "ok",
+            record.url,
+            (record.content_sha256 or "")[:10],
+        )
     state = record.after if record.after.url else record.before
     dom = record.after.dom_hash or record.before.dom_hash or ""
     return (
@@ -43,9 +57,9 @@ class ReceiptsTableModel(QAbstractTableModel):
     def __init__(self) -> None:
         super().__init__()
         self.folder: RunFolder | None = None
-        self.records: list[ActionRecord] = []
+        self.records: list[Row] = []
 
-    def set_records(self, folder: RunFolder | None, records: list[ActionRecord]) -> None:
+    def set_records(self, folder: RunFolder | None, records: list[Row]) -> None:
         self.beginResetModel()
         self.folder = folder
         self.records = records
@@ -77,6 +91,8 @@ class ReceiptsTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return row_cells(record)[index.column()]
         if role == Qt.ItemDataRole.ToolTipRole:
+            if isinstance(record, EvidenceReadRecord):
+                return f"research read: {record.url}\n{record.snippet}"
             column = COLUMNS[index.column()]
             if column == "DOM hash":
                 return f"after: {record.after.dom_hash}\nbefore: {record.before.dom_hash}"
@@ -86,5 +102,6 @@ class ReceiptsTableModel(QAbstractTableModel):
                 return f"before: {record.before.url}\nafter: {record.after.url}"
             return row_cells(record)[index.column()]
         if role == Qt.ItemDataRole.ForegroundRole and COLUMNS[index.column()] == "Outcome":
-            return QBrush(QColor("#15803d" if record.outcome.status.lower() in _OK else "#b91c1c"))
+            ok = isinstance(record, EvidenceReadRecord) or record.outcome.status.lower() in _OK
+            return QBrush(QColor("#15803d" if ok else "#b91c1c"))
         return None

@@ -27,17 +27,17 @@ from PySide6.QtWidgets import (
 )
 
 from receipts.layout import RunFolder
-from receipts.models import ActionRecord
+from receipts.models import ActionRecord, EvidenceReadRecord
 from receipts.report import export_report, read_records
 from receipts.verify import VerifyReport, verify
 from ui.live_view import ScreenshotLabel
-from ui.receipts_model import COLUMNS, ReceiptsTableModel
+from ui.receipts_model import COLUMNS, ReceiptsTableModel, Row
 
 
-def _load(run_dir: Path) -> tuple[RunFolder, list[ActionRecord], int]:
+def _load(run_dir: Path) -> tuple[RunFolder, list[Row], int]:
     folder = RunFolder(run_dir)
     records = [r for _, r in read_records(folder)]
-    return folder, [r for r in records if isinstance(r, ActionRecord)], len(records)
+    return folder, [r for r in records if isinstance(r, ActionRecord | EvidenceReadRecord)], len(records)
 
 
 def describe_report(report: VerifyReport) -> str:
@@ -71,9 +71,12 @@ class ReceiptsViewer(QWidget):
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.verify_label = QLabel("")
         self.verify_label.setWordWrap(True)
-        self.verify_button = QPushButton("&Verify chain")
-        self.export_button = QPushButton("E&xport HTML report")
-        self.folder_button = QPushButton("Open run &folder")
+        self.verify_button = QPushButton("&Verify")
+        self.verify_button.setToolTip("Check the receipts' hash chain and the files it names")
+        self.export_button = QPushButton("E&xport report")
+        self.export_button.setToolTip("Write an HTML report of this run and open it")
+        self.folder_button = QPushButton("Open &folder")
+        self.folder_button.setToolTip("Open the run folder (receipts, screenshots, run.json)")
         self.table = QTableView()
         self.table.setModel(self.model)
         self.table.setAccessibleName("Receipt actions")
@@ -157,7 +160,9 @@ class ReceiptsViewer(QWidget):
     async def load(self, run_dir: str | Path) -> None:
         folder, actions, total = await asyncio.to_thread(_load, Path(run_dir))
         self.model.set_records(folder, actions)
-        self.title.setText(f"<b>{folder.run_id}</b> · {len(actions)} actions, {total} records")
+        reads = sum(isinstance(r, EvidenceReadRecord) for r in actions)
+        counts = f"{len(actions) - reads} actions, {reads} reads, {total} records"
+        self.title.setText(f"<b>{folder.run_id}</b> · {counts}")
         self.verify_label.setText("")
         self._set_enabled(folder.exists())
         if actions:
@@ -181,7 +186,8 @@ class ReceiptsViewer(QWidget):
         path = await asyncio.to_thread(export_report, folder.root)
         self.verify_label.setText(f"Report written: {path}")
         self.exported.emit(str(path))
-        self.open_url(QUrl.fromLocalFile(str(path)))
+        if not self.open_url(QUrl.fromLocalFile(str(path))):
+            self.verify_label.setText(f"Report written, but no program could open it: {path}")
         return path
 
     def _folder(self) -> RunFolder:
@@ -201,15 +207,18 @@ class ReceiptsViewer(QWidget):
 
     @Slot()
     def _on_folder_clicked(self) -> None:
-        if self.model.folder is not None:
-            self.open_url(QUrl.fromLocalFile(str(self.model.folder.root)))
+        if self.model.folder is not None and not self.open_url(
+            QUrl.fromLocalFile(str(self.model.folder.root))
+        ):
+            self.verify_label.setText(f"No program could open the run folder: {self.model.folder.root}")
 
     @Slot(QItemSelection, QItemSelection)
     def _on_selection_changed(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
         rows = [i.row() for i in selected.indexes()]
         self._show_shots(self.model.records[rows[0]] if rows else None)
 
-    def _show_shots(self, record: ActionRecord | None) -> None:
+    def _show_shots(self, row: Row | None) -> None:
+        record = row if isinstance(row, ActionRecord) else None  # a research read has no screenshots
         before = self.model.shot_path(record.before.shot) if record else None
         after = self.model.shot_path(record.after.shot) if record else None
         self.before.set_image(str(before) if before else None)

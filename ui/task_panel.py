@@ -100,6 +100,11 @@ class TaskPanel(QWidget):
         self.run_button = QPushButton("&Run")
         self.run_button.setDefault(True)
         self.run_button.setToolTip("Plan and run (Ctrl+Enter)")
+        self.notice = QLabel("")
+        self.notice.setWordWrap(True)
+        self.notice.setAccessibleName("Notice")
+        self.notice.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.notice.hide()
         self._layout()
         self._connect_signals()
 
@@ -120,6 +125,7 @@ class TaskPanel(QWidget):
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.addWidget(self.task_edit, 1)
+        box.addWidget(self.notice)
         box.addLayout(context)
         box.addLayout(buttons)
 
@@ -156,6 +162,23 @@ class TaskPanel(QWidget):
         self.task_edit.setPlainText(example.text)
         self.task_edit.setFocus()
 
+    def show_notice(self, text: str, kind: str = "error") -> None:
+        """An error or a question, right under the task box where the person is looking."""
+        colours = {
+            "error": ("#991b1b", "#fef2f2"),
+            "question": ("#1e3a8a", "#eff6ff"),
+            "info": ("#14532d", "#f0fdf4"),
+        }
+        fg, bg = colours.get(kind, colours["error"])
+        self.notice.setStyleSheet(
+            f"QLabel {{ color: {fg}; background: {bg}; padding: 4px; border-radius: 3px; }}"
+        )
+        self.notice.setText(text)
+        self.notice.setVisible(bool(text))
+
+    def clear_notice(self) -> None:
+        self.show_notice("")
+
     def set_busy(self, busy: bool) -> None:
         for widget in (self.plan_button, self.run_button, self.examples_button):
             widget.setEnabled(not busy)
@@ -165,13 +188,19 @@ class TaskPanel(QWidget):
     @Slot()
     def _on_plan_clicked(self) -> None:
         data = self.current_input()
-        if data.text and self.plan_button.isEnabled():
+        if not data.text:
+            self.show_notice("Type a task first: what should Waypost do?")
+        elif self.plan_button.isEnabled():
+            self.clear_notice()
             self.plan_requested.emit(data)
 
     @Slot()
     def _on_run_clicked(self) -> None:
         data = self.current_input()
-        if data.text and self.run_button.isEnabled():
+        if not data.text:
+            self.show_notice("Type a task first: what should Waypost do?")
+        elif self.run_button.isEnabled():
+            self.clear_notice()
             self.run_requested.emit(data)
 
     @Slot()

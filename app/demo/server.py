@@ -106,21 +106,36 @@ class _Handler(BaseHTTPRequestHandler):
         )
 
 
+#: The demo site's address stays the same across launches, so a run paused at a gate resumes on the
+#: same pages after a restart; another free port is taken only when this one is busy.
+DEFAULT_PORT = 8765
+
+
 class _DemoServer(ThreadingHTTPServer):
     daemon_threads = True
 
-    def __init__(self) -> None:
-        super().__init__(("127.0.0.1", 0), _Handler)
+    def __init__(self, port: int) -> None:
+        super().__init__(("127.0.0.1", port), _Handler)
         self.index = _Index(SITE)
         self.posts: Counter[str] = Counter()
         self.lock = threading.Lock()
 
 
+def _bind(port: int | None) -> _DemoServer:
+    if port:
+        try:
+            return _DemoServer(port)
+        except OSError:  # taken (another Waypost, another program): any free port still works
+            pass
+    return _DemoServer(0)
+
+
 class DemoSite:
     """`with DemoSite() as site: site.url("/datafeed.html")`; `site.posts("/signup")` counts POSTs."""
 
-    def __init__(self) -> None:
-        self._server = _DemoServer()
+    def __init__(self, port: int | None = DEFAULT_PORT) -> None:
+        """`port` None: any free port (tests running side by side). A busy port falls back to any."""
+        self._server = _bind(port)
         self._thread = threading.Thread(
             target=self._server.serve_forever, name="waypost-demo-site", daemon=True
         )

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 from typing import Any
 
 from browser.models import Action, NavigateAction, Observation, OutcomeStatus, Target, parse_action
@@ -22,6 +21,7 @@ from executor.act.perform import ActEnv, Performed, capture_before, perform, ref
 from executor.act.progress import StepProgress
 from executor.act.risk import Risk, blocked, classify, covered
 from executor.gate_desk import ActionGate, Allowed, Cleared, Denied, unanswered
+from executor.gate_preview import take_gate_preview
 from executor.models import GateDecisionV1, PendingUserInput
 from executor.tools import ActionAsker, StepPaused
 from planner.cognition import Cognition, CognitionDecision, HistoryEntry
@@ -228,10 +228,10 @@ class ActLoop:
         )  # fmt: skip
         cleared: Cleared | None = None
         if self.ask is not None:
-            path = _gate_shot_path(self.env.run_dir, self.env.step_id, self.progress.count)
-            shot = await self.env.driver.capture(screenshot=True, path=path)
+            name = f"{self.env.step_id}-action-{self.progress.count}"
+            shot = await take_gate_preview(self.env.driver, self.env.run_id, self.env.run_dir / "gates", name)
             waiting = self.progress.model_copy(update={"count": self.progress.count - 1}).as_outputs()
-            question = replace(question, screenshot_path=shot.screenshot_path, progress=waiting)
+            question = replace(question, screenshot_path=shot, progress=waiting)
             cleared = await self.ask(question)
         if not isinstance(cleared, Allowed | Denied):
             pending = cleared.pending if cleared is not None else unanswered(question, self.env.step_id)
@@ -337,12 +337,6 @@ class ActLoop:
                 "fallback_reason": p.fallback_reason,
             },
         }
-
-
-def _gate_shot_path(run_dir: Path, step_id: str, n: int) -> Path:
-    folder = run_dir / "gates"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / f"{step_id}-action-{n}.png"
 
 
 def _needs_observation(action: Action) -> bool:

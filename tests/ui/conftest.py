@@ -33,7 +33,7 @@ def _qasync_loop() -> asyncio.AbstractEventLoop:
     app = existing if isinstance(existing, QApplication) else QApplication([])
     # As in app/gui.py: closing a window must not quit the app under a pending run_until_complete.
     app.setQuitOnLastWindowClosed(False)
-    return new_event_loop(app)  # type: ignore[no-any-return]
+    return new_event_loop(app)
 
 
 def pytest_asyncio_loop_factories(

@@ -26,7 +26,7 @@ pytestmark = pytest.mark.browser
 
 @pytest.fixture(scope="module")
 def demo_site() -> Iterator[DemoSite]:
-    with DemoSite() as site:
+    with DemoSite(port=None) as site:
         yield site
 
 
@@ -96,3 +96,29 @@ async def test_closing_at_the_gate_leaves_a_run_that_resumes(
     assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
     assert fills(real_core, bundle.run_id) == ["Alice Nguyen", "alice@example.com", "Acme"]
     assert demo_site.posts() == 0
+
+
+async def test_replay_asks_the_same_gate_and_a_deny_refills_nothing(
+    real_core: AgentCore, demo_site: DemoSite
+) -> None:
+    controller = RunController(real_core)
+    asked = next_emit(controller.gate_requested)
+    finished = next_emit(controller.run_finished)
+    controller.plan_and_run(prefill_task(demo_site), planner="rules")
+    (original,) = await asyncio.wait_for(asked, 60)
+    controller.approve()
+    (bundle,) = await asyncio.wait_for(finished, 120)
+    await controller.wait_idle()
+    assert fills(real_core, bundle.run_id) == ["Alice Nguyen", "alice@example.com", "Acme"]
+    asked = next_emit(controller.gate_requested)
+    replayed = next_emit(controller.replay_finished)
+    controller.replay_run(bundle.run_id)
+    (request,) = await asyncio.wait_for(asked, 60)  # the replay asks before touching the form
+    assert request.decision.gate_id == original.decision.gate_id
+    assert request.step_id == original.step_id
+    controller.deny()
+    (report,) = await asyncio.wait_for(replayed, 120)
+    await controller.wait_idle()
+    assert fills(real_core, report.replay_run) == []
+    assert any(step.note == "declined at the gate in this replay" for step in report.steps)
+    assert demo_site.posts("/signup") == 0

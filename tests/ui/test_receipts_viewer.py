@@ -8,6 +8,7 @@ from pathlib import Path
 from PySide6.QtCore import QUrl
 from pytestqt.qtbot import QtBot
 
+from receipts import JsonlRecorder, RunFolder
 from receipts.models import REDACTED
 from tests.ui.conftest import next_emit, record, record_run
 from ui.receipts_model import COLUMNS
@@ -77,3 +78,35 @@ async def test_a_missing_folder_loads_empty_with_buttons_off(qtbot: QtBot, tmp_p
     assert viewer.model.rowCount() == 0
     assert not viewer.verify_button.isEnabled()
     assert not viewer.before.has_image
+
+
+async def test_open_run_folder_says_so_when_nothing_can_open_it(qtbot: QtBot, tmp_path: Path) -> None:
+    run_dir = await record_run(tmp_path / "runs")
+    viewer = ReceiptsViewer()
+    qtbot.addWidget(viewer)
+    viewer.open_url = lambda _url: False  # no file manager on this desktop
+    await viewer.load(run_dir)
+    viewer.folder_button.click()
+    assert viewer.verify_label.text() == f"No program could open the run folder: {run_dir}"
+    await viewer.aclose()
+
+
+async def test_research_reads_are_listed_as_receipt_entries(qtbot: QtBot, tmp_path: Path) -> None:
+    folder = RunFolder.for_run(tmp_path / "runs", "run_research").create()
+    recorder = await JsonlRecorder.open(folder)
+    for n in (1, 2):
+        await recorder.record_evidence(
+            url=f"http://127.0.0.1:8765/page{n}.html", content=f"page {n}", title=f"Page {n}",
+            snippet=f"prices on page {n}", step_id="r1",
+        )  # fmt: skip
+    await recorder.finish("SUCCESS", reason="answered")
+    viewer = ReceiptsViewer()
+    qtbot.addWidget(viewer)
+    await viewer.load(folder.root)
+    assert "0 actions, 2 reads" in viewer.title.text()
+    model = viewer.model
+    assert [model.index(r, 1).data() for r in range(model.rowCount())] == ["read", "read"]
+    assert model.index(0, 5).data() == "http://127.0.0.1:8765/page1.html"
+    viewer.table.selectRow(1)
+    assert not viewer.before.has_image and not viewer.after.has_image
+    await viewer.aclose()

@@ -67,7 +67,9 @@ async def test_escape_denies_and_the_run_ends_blocked_policy(qtbot: QtBot, core:
         (bundle,) = await asyncio.wait_for(finished, 10)
         assert bundle.run_status is RunStatus.BLOCKED_POLICY
         assert window.plan_view.model.status_of("a1") == StepStatus.BLOCKED_GATE
-        assert window.answer_panel.status_label.text().startswith("<b>BLOCKED_POLICY</b>")
+        label = window.answer_panel.status_label
+        assert label.text() == "<b>You declined “Prefill signup”. Nothing more was done on the page.</b>"
+        assert label.toolTip().startswith("BLOCKED_POLICY: ")  # the code stays in the tooltip
 
 
 async def test_enter_on_the_dialog_denies_too(qtbot: QtBot, core: AgentCore) -> None:
@@ -107,7 +109,8 @@ async def test_reopening_offers_to_resume_and_asks_the_gate_again(qtbot: QtBot, 
         box.button(QMessageBox.StandardButton.Yes).click()
         (request,) = await asyncio.wait_for(asked, 10)
         assert (request.run_id, request.step_id) == (run_id, "a1")
-        assert [window.plan_view.model.status_of(s) for s in ("r1", "c1")] == [StepStatus.PENDING] * 2
+        # the earlier leg's finished steps show as done, not as pending
+        assert [window.plan_view.model.status_of(s) for s in ("r1", "c1")] == [StepStatus.SUCCESS] * 2
 
 
 async def test_no_resume_offer_without_a_paused_run(qtbot: QtBot, core: AgentCore) -> None:
@@ -158,8 +161,9 @@ async def test_plan_first_then_run_runs_the_reviewed_plan(qtbot: QtBot, core: Ag
         (result,) = await asyncio.wait_for(ready, 10)
         assert not window.controller.busy or window.controller.task is not None
         assert window.plan_view.model.rowCount() == len(result.plan.steps)
-        assert "Mode C" in window.plan_view.summary.text()
-        assert "MODE_C:research_then_action" in window.plan_view.summary.text()
+        assert "Research, then act" in window.plan_view.summary.text()
+        assert "MODE_C" not in window.plan_view.summary.text()
+        assert "MODE_C:research_then_action" in window.plan_view.summary.toolTip()
         await window.controller.wait_idle()
         assert core.history() == []  # planning never runs anything
         asked = next_emit(window.controller.gate_requested)
@@ -230,3 +234,14 @@ async def test_settings_dialog_from_the_menu_updates_safe_mode(qtbot: QtBot, cor
         window.controller.run_plan(plan, safe_mode=window.safe_mode)
         (bundle,) = await asyncio.wait_for(finished, 10)
         assert bundle.run_status is RunStatus.SUCCESS  # no gate asked with safe mode off
+
+
+async def test_receipts_show_the_run_that_just_finished(qtbot: QtBot, core: AgentCore) -> None:
+    async with open_window(core) as window:
+        loaded = next_emit(window.receipts_viewer.loaded)
+        await run_to_gate(window)
+        assert window.gate_dialog is not None
+        window.gate_dialog.approve_button.click()
+        (run_dir,) = await asyncio.wait_for(loaded, 10)
+        assert run_dir == str(window.controller.run_dir(window.controller.current_run_id or ""))
+        assert window.receipts_viewer.model.folder is not None

@@ -1,0 +1,76 @@
+"""The page a person sees when a gate asks: captured from the run's own page at the moment of asking.
+
+Each question gets its own file (never overwritten by a later gate or a resumed leg) and a small
+JSON note beside it with the run, URL, title and time, so the window can show where and when the
+picture was taken and refuse a picture that belongs to another run.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Protocol
+
+from pydantic import ValidationError
+
+from browser.models import PageCapture
+from planner.models import Contract
+
+
+class _Capturing(Protocol):
+    async def capture(self, *, screenshot: bool = True, path: Path | None = None) -> PageCapture: ...
+
+
+class GatePreview(Contract):
+    """Where and when a gate's screenshot was taken, and for which run."""
+
+    run_id: str
+    url: str
+    title: str = ""
+    taken_at: datetime
+    screenshot_path: str
+
+
+def _note_path(screenshot_path: str | Path) -> Path:
+    return Path(screenshot_path).with_suffix(".json")
+
+
+async def take_gate_preview(driver: _Capturing, run_id: str, folder: Path, name: str) -> str | None:
+    """Captures the page now into a file of its own; returns its path (None when no picture came)."""
+    capture = await driver.capture(screenshot=True, path=_fresh_path(folder, name))
+    if not capture.screenshot_path:
+        return None
+    preview = GatePreview(
+        run_id=run_id,
+        url=capture.url,
+        title=capture.title,
+        taken_at=datetime.now(UTC),
+        screenshot_path=capture.screenshot_path,
+    )
+    _write_note(preview)
+    return capture.screenshot_path
+
+
+def _fresh_path(folder: Path, name: str) -> Path:
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder / f"{name}-{time.time_ns()}.png"
+
+
+def _write_note(preview: GatePreview) -> None:
+    _note_path(preview.screenshot_path).write_text(preview.model_dump_json(), encoding="utf-8")
+
+
+def read_gate_preview(screenshot_path: str | None, run_id: str) -> GatePreview | None:
+    """The preview note of `screenshot_path` if it exists and belongs to `run_id`, else None."""
+    if not screenshot_path:
+        return None
+    try:
+        raw = json.loads(_note_path(screenshot_path).read_text(encoding="utf-8"))
+        preview = GatePreview.model_validate(raw)
+    except (OSError, ValueError, ValidationError):
+        return None
+    if preview.run_id != run_id or Path(preview.screenshot_path) != Path(screenshot_path):
+        return None
+    return preview

@@ -1,0 +1,58 @@
+"""Replay passes the same gates as the original run: a step that was asked about is asked again.
+
+Replay acts on live pages (it can refill a form with a person's data), so before the first action of
+a step the original run gated, the person is asked again through the same ConfirmHandler; without
+an approval that step's actions are skipped. With no handler (the CLI) replay behaves as before.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from executor.confirm import ConfirmAnswer, ConfirmHandler, ConfirmRequest
+from executor.models import GateDecisionV1, GateVerdict
+from receipts.layout import RunFolder
+from receipts.models import GateDecisionRecord
+from receipts.report import read_records
+
+
+class ReplayGates:
+    """Asks once per gated step of the source run; remembers the answer for the step's other actions."""
+
+    def __init__(self, source_run_dir: Path, handler: ConfirmHandler | None) -> None:
+        self.handler = handler
+        self.gates: dict[str, GateDecisionRecord] = {}
+        for _, record in read_records(RunFolder(source_run_dir)):
+            if isinstance(record, GateDecisionRecord) and record.step_id and record.step_id not in self.gates:
+                self.gates[record.step_id] = record
+        self._answers: dict[str, bool] = {}
+
+    async def skip_reason(self, step_id: str, replay_run_id: str) -> str | None:
+        """None when the step may be replayed; else why its actions are skipped."""
+        gate = self.gates.get(step_id)
+        if self.handler is None or gate is None:
+            return None
+        if step_id not in self._answers:
+            answer = await self.handler.confirm(self._request(gate, step_id, replay_run_id))
+            self._answers[step_id] = answer is ConfirmAnswer.APPROVE
+        return None if self._answers[step_id] else "declined at the gate in this replay"
+
+    @staticmethod
+    def _request(gate: GateDecisionRecord, step_id: str, replay_run_id: str) -> ConfirmRequest:
+        decision = GateDecisionV1(
+            gate_id=gate.gate_id,
+            decision=GateVerdict.NEED_CONFIRM,
+            reason=f"Replay acts on the live page again. {gate.reason}".strip(),
+            step_id=step_id,
+            run_id=replay_run_id,
+            gate_kind=gate.gate_kind,
+            blocked_actions=gate.blocked_actions,
+        )
+        return ConfirmRequest(
+            run_id=replay_run_id,
+            trace_id=replay_run_id,
+            decision=decision,
+            step_id=step_id,
+            step_name=f"Replay of step {step_id}",
+            step_type="REPLAY",
+        )

@@ -1,0 +1,76 @@
+"""The gate's preview on a real Chromium: the run's own page at the moment of asking, or no page yet.
+
+Two runs of the prefill example in one window: the second run's gate must not show the first run's
+filled form (the Live view still holds it), and whatever it shows was taken for this run, before the
+answer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from pathlib import Path
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from app.demo.server import DemoSite
+from app.settings import Settings
+from app.wiring import build_core
+from executor.gate_preview import read_gate_preview
+from executor.models import RunStatus
+from executor.service import AgentCore
+from tests.ui.conftest import next_emit, open_window
+from tests.ui.test_real_browser import prefill_task
+from ui.main_window import MainWindow
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def demo_site() -> Iterator[DemoSite]:
+    with DemoSite(port=None) as site:
+        yield site
+
+
+@pytest.fixture
+def real_core(demo_site: DemoSite, tmp_path: Path) -> Iterator[AgentCore]:
+    core = build_core(
+        Settings(runs_dir=tmp_path / "runs", search_url=demo_site.search_template, planner="rules")
+    )
+    yield core
+    core.store.close()
+
+
+async def run_to_gate_and_approve(window: MainWindow, task: str) -> tuple[str, RunStatus]:
+    asked = next_emit(window.controller.gate_requested)
+    finished = next_emit(window.controller.run_finished)
+    started = datetime.now(UTC)
+    window.controller.plan_and_run(task, planner="rules", safe_mode=True)
+    (request,) = await asyncio.wait_for(asked, 60)
+    dialog = window.gate_dialog
+    assert dialog is not None
+    # What the core captured for this very question (None: this run had no page when it asked).
+    preview = read_gate_preview(request.screenshot_path, request.run_id)
+    if dialog.screenshot.has_image:
+        assert preview is not None, "the dialog shows a picture this run never took"
+        assert started <= preview.taken_at <= datetime.now(UTC)
+        assert Path(preview.screenshot_path).is_relative_to(window.controller.run_dir(request.run_id))
+        assert preview.url in dialog.page_label.text()
+    dialog.approve_button.click()
+    (bundle,) = await asyncio.wait_for(finished, 120)
+    await window.controller.wait_idle()
+    return request.run_id, bundle.run_status
+
+
+async def test_second_runs_gate_never_shows_the_first_runs_filled_form(
+    qtbot: QtBot, real_core: AgentCore, demo_site: DemoSite
+) -> None:
+    async with open_window(real_core) as window:
+        first, status = await run_to_gate_and_approve(window, prefill_task(demo_site))
+        assert status is RunStatus.SUCCESS
+        assert window.live_view.latest_screenshot  # the first run's filled form is on the Live view
+        second, status = await run_to_gate_and_approve(window, prefill_task(demo_site))
+        assert second != first and status is RunStatus.SUCCESS
+    assert demo_site.posts("/signup") == 0

@@ -1,0 +1,62 @@
+"""Time a person spends at a gate is not charged to the run's time budget."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from executor.budget import BudgetEnforcer
+from executor.models import BudgetStateV1
+from planner.models import Budget
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 100.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+def test_a_persons_wait_is_shown_but_not_charged() -> None:
+    clock = Clock()
+    budget = BudgetEnforcer(Budget(max_time_ms=20_000), clock=clock)
+    clock.now += 5
+    with budget.person_waiting():
+        clock.now += 28
+        assert budget.elapsed_ms() == 5_000  # also while the person is still thinking
+    clock.now += 1
+    state = budget.state()
+    assert (state.time_ms_used, state.person_wait_ms, state.exceeded) == (6_000, 28_000, None)
+
+
+def test_a_resumed_leg_keeps_the_earlier_wait() -> None:
+    clock = Clock()
+    prior = BudgetStateV1(time_ms_used=4_000, person_wait_ms=10_000)
+    budget = BudgetEnforcer(Budget(max_time_ms=20_000), prior, clock=clock)
+    with budget.person_waiting():
+        clock.now += 3
+    assert (budget.elapsed_ms(), budget.person_wait_ms()) == (4_000, 13_000)
+
+
+async def test_a_wait_inside_a_step_moves_the_steps_deadline() -> None:
+    """An action gate asked inside a step: the step may outlive its deadline by the person's wait."""
+    budget = BudgetEnforcer(Budget(max_time_ms=1000))
+    async with budget.step_timeout():
+        with budget.person_waiting():
+            await asyncio.sleep(1.5)  # the person thinking (the scenario itself, not a synchronisation)
+        await asyncio.sleep(0.05)  # the agent's own work after the answer
+    assert budget.exceeded() is None
+    with pytest.raises(TimeoutError):
+        async with budget.step_timeout():
+            await asyncio.sleep(1.5)  # the agent's own time still runs out
+
+
+async def test_a_wait_between_steps_touches_no_finished_deadline() -> None:
+    budget = BudgetEnforcer(Budget(max_time_ms=5_000))
+    async with budget.step_timeout():
+        pass
+    with budget.person_waiting():  # a step's gate, asked after the previous step ended
+        await asyncio.sleep(0)
+    assert budget.exceeded() is None

@@ -1,0 +1,73 @@
+"""Secrets for a run resumed in a new process: asked again, held in memory only, never written.
+
+A run's declared secrets (a password typed in the task) live only in the process that planned it.
+After a restart the plan still names them; this dialog asks the person for each one again and
+`hand_secrets` gives the values to the core for that plan's resumed run. Nothing is stored on disk.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from pydantic import SecretStr
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+
+from executor.service import AgentCore
+from planner.models import ExecutionPlan, SecretRef
+
+
+def missing_secrets(core: AgentCore, plan: ExecutionPlan) -> list[SecretRef]:
+    """The secrets the plan declared that this process does not hold."""
+    declared = plan.task.secrets if plan.task is not None else []
+    held = core._secrets.get(plan.plan_id, {})
+    return [ref for ref in declared if ref.name not in held]
+
+
+def hand_secrets(core: AgentCore, plan_id: str, values: Mapping[str, str]) -> None:
+    """Gives name -> value to the core for this plan's (resumed) run; memory only."""
+    held = core._secrets.setdefault(plan_id, {})
+    held.update({name: SecretStr(value) for name, value in values.items()})
+
+
+class SecretsDialog(QDialog):
+    """One masked field per missing secret; accepted() -> `values()`, rejected() -> not resumed."""
+
+    #: The person entered every value and pressed Resume (name -> value).
+    provided = Signal(dict)
+
+    def __init__(self, refs: list[SecretRef], task: str, parent: QWidget | None = None) -> None:
+        super().__init__(parent)
+        self.setWindowTitle("Resume: enter the secrets again")
+        self.setWindowModality(Qt.WindowModality.WindowModal)
+        intro = QLabel(
+            "This run was paused before Waypost restarted. The secrets its task declared were kept "
+            f"only in memory, so enter them again to continue:\n\n{task}"
+        )
+        intro.setWordWrap(True)
+        self.fields: dict[str, QLineEdit] = {}
+        form = QFormLayout()
+        for ref in refs:
+            edit = QLineEdit()
+            edit.setEchoMode(QLineEdit.EchoMode.Password)
+            edit.setAccessibleName(ref.name)
+            edit.textChanged.connect(self._update_ok)
+            self.fields[ref.name] = edit
+            form.addRow(f"{ref.name} ({ref.kind.replace('_', ' ')})", edit)
+        self.buttons = QDialogButtonBox(QDialogButtonBox.StandardButton.Cancel)
+        self.resume_button = self.buttons.addButton("&Resume", QDialogButtonBox.ButtonRole.AcceptRole)
+        box = QVBoxLayout(self)
+        box.addWidget(intro)
+        box.addLayout(form)
+        box.addWidget(QLabel("They are used for this run only and are not saved."))
+        box.addWidget(self.buttons)
+        self.buttons.accepted.connect(self.accept)
+        self.buttons.rejected.connect(self.reject)
+        self.accepted.connect(lambda: self.provided.emit(self.values()))
+        self._update_ok()
+
+    def values(self) -> dict[str, str]:
+        return {name: edit.text() for name, edit in self.fields.items()}
+
+    def _update_ok(self) -> None:
+        self.resume_button.setEnabled(all(edit.text() for edit in self.fields.values()))
