@@ -29,6 +29,7 @@ from executor.models import (
 )
 from executor.run_resources import RunResources
 from planner.models import Step
+from receipts.models import GateDecisionRecord
 
 Scope = Literal["step", "action"]
 
@@ -258,4 +259,26 @@ async def gate_screenshot(resources: RunResources | None, name: str) -> str | No
         return None
     return await take_gate_preview(
         await resources.driver(), resources.run_id, resources.run_dir / "gates", name
+    )
+
+
+def replay_question(gate: GateDecisionRecord, step_id: str, replay_run_id: str) -> ConfirmRequest:
+    """The question a replay asks again before acting where the source run was gated: replay acts on
+    live pages, so it passes the same gates (executor/replay_gates.py asks it, once per step)."""
+    decision = GateDecisionV1(
+        gate_id=gate.gate_id,
+        decision=GateVerdict.NEED_CONFIRM,
+        reason=f"Replay acts on the live page again. {gate.reason}".strip(),
+        step_id=step_id,
+        run_id=replay_run_id,
+        gate_kind=gate.gate_kind,
+        blocked_actions=gate.blocked_actions,
+    )
+    return ConfirmRequest(
+        run_id=replay_run_id,
+        trace_id=replay_run_id,
+        decision=decision,
+        step_id=step_id,
+        step_name=f"Replay of step {step_id}",
+        step_type="REPLAY",
     )

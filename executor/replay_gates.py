@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from executor.confirm import ConfirmAnswer, ConfirmHandler, ConfirmRequest
-from executor.models import GateDecisionV1, GateVerdict
+from executor.confirm import ConfirmAnswer, ConfirmHandler
+from executor.gate_desk import replay_question
 from receipts.layout import RunFolder
 from receipts.models import GateDecisionRecord
 from receipts.report import read_records
@@ -33,26 +33,6 @@ class ReplayGates:
         if self.handler is None or gate is None:
             return None
         if step_id not in self._answers:
-            answer = await self.handler.confirm(self._request(gate, step_id, replay_run_id))
+            answer = await self.handler.confirm(replay_question(gate, step_id, replay_run_id))
             self._answers[step_id] = answer is ConfirmAnswer.APPROVE
         return None if self._answers[step_id] else "declined at the gate in this replay"
-
-    @staticmethod
-    def _request(gate: GateDecisionRecord, step_id: str, replay_run_id: str) -> ConfirmRequest:
-        decision = GateDecisionV1(
-            gate_id=gate.gate_id,
-            decision=GateVerdict.NEED_CONFIRM,
-            reason=f"Replay acts on the live page again. {gate.reason}".strip(),
-            step_id=step_id,
-            run_id=replay_run_id,
-            gate_kind=gate.gate_kind,
-            blocked_actions=gate.blocked_actions,
-        )
-        return ConfirmRequest(
-            run_id=replay_run_id,
-            trace_id=replay_run_id,
-            decision=decision,
-            step_id=step_id,
-            step_name=f"Replay of step {step_id}",
-            step_type="REPLAY",
-        )

@@ -144,21 +144,7 @@ class ComputeTool:
             if explained is not None:
                 return explained
         if task == "synthesize_answer" or (not records and ctx.evidence):
-            question = question_of(args, ctx)
-            pool = _pool(ctx)
-            head = attribute.lead(question, records, pool, ctx.evidence)
-            note = attribute.search_note(ctx.plan.steps, ctx.evidence)
-            if records:
-                text = answers.comparison(records, pool, ctx.evidence)
-                text = "\n".join(p for p in (head, text, note) if p)
-                used = sorted({int(n) for n in re.findall(r"\[(\d+)\]", text)})
-                found = {"summary": text, "citations": used, "method": "records", "question": question}
-                return ToolOutput(outputs={**found, "answer": text, "artifacts_ref": []})
-            out = await self.summarizer(args, ctx)
-            summary = "\n".join(p for p in (head, out.outputs["summary"], note) if p)
-            return ToolOutput(
-                outputs={**out.outputs, "summary": summary, "answer": summary, "artifacts_ref": []}
-            )
+            return await self._synthesize(args, ctx, records)
         if not records:
             raise FatalToolError("COMPUTE found no records to score (no FETCH_DATA output)", code="no_data")
         rules = _rules(args, ctx)
@@ -197,6 +183,24 @@ class ComputeTool:
             best, decision, ctx, phrase=need_phrase(question), backing=backing, others=others
         )
         return ToolOutput(outputs=outputs)
+
+    async def _synthesize(
+        self, args: dict[str, Any], ctx: ToolContext, records: list[dict[str, Any]]
+    ) -> ToolOutput:
+        """An answer that leads with the fact asked for, then the comparison or the summary."""
+        question = question_of(args, ctx)
+        pool = _pool(ctx)
+        head = attribute.lead(question, records, pool, ctx.evidence)
+        note = attribute.search_note(ctx.plan.steps, ctx.evidence)
+        if records:
+            text = answers.comparison(records, pool, ctx.evidence)
+            text = "\n".join(p for p in (head, text, note) if p)
+            used = sorted({int(n) for n in re.findall(r"\[(\d+)\]", text)})
+            found = {"summary": text, "citations": used, "method": "records", "question": question}
+            return ToolOutput(outputs={**found, "answer": text, "artifacts_ref": []})
+        out = await self.summarizer(args, ctx)
+        summary = "\n".join(p for p in (head, out.outputs["summary"], note) if p)
+        return ToolOutput(outputs={**out.outputs, "summary": summary, "answer": summary, "artifacts_ref": []})
 
 
 _STATE_TASKS = {"compare_state_with_sources", "explain_state"}
