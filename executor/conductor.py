@@ -45,7 +45,7 @@ from executor.registry import RunnerRegistry
 from executor.retry import MODE_RETRY_POLICIES, RetryBackoffManager, RetryPolicy
 from executor.revision import PlanReviser
 from executor.run_leg import Leg, RunState
-from executor.run_resources import ResourcesFactory
+from executor.run_resources import STOPPED_CAPTURE_S, ResourcesFactory
 from executor.scheduler import StepScheduler
 from executor.tool_engine import ToolCallEngine
 from executor.tools import StepPaused, Tool, ToolContext
@@ -104,7 +104,12 @@ class RunConductor:
                 bundle = await self._run(state, runtime, checkpoint, journal)
             except BaseException:
                 if resources is not None:  # cancelled or crashed: still flush receipts, free the browser
-                    await asyncio.shield(resources.close("INTERRUPTED", "run interrupted", {"plan": plan}))
+                    meta = {"plan": plan}
+                    await asyncio.shield(
+                        resources.close(
+                            "INTERRUPTED", "run interrupted", meta, capture_within_s=STOPPED_CAPTURE_S
+                        )
+                    )
                 raise
             if resources is not None:
                 await resources.close(

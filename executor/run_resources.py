@@ -30,6 +30,12 @@ async def launch_playwright(resources: RunResources) -> BrowserDriver:
     )
 
 
+#: Seconds the final screenshot may take when a run ends (a stopped run gets less, see conductor).
+FINAL_CAPTURE_S = 10.0
+#: A run stopped by a person: its final picture may not delay the stop.
+STOPPED_CAPTURE_S = 0.5
+
+
 class RunResources:
     def __init__(
         self,
@@ -75,14 +81,25 @@ class RunResources:
                 )
             return self._recorder
 
-    async def close(self, status: str, reason: str, meta: Mapping[str, Any]) -> None:
-        """Writes run.json and the run-end record, then closes the browser. Always leaves a run folder."""
+    async def close(
+        self, status: str, reason: str, meta: Mapping[str, Any], *, capture_within_s: float = FINAL_CAPTURE_S
+    ) -> None:
+        """Writes run.json and the run-end record, then closes the browser. Always leaves a run folder.
+
+        The final picture has a deadline: a page still loading (or a hung renderer) can hold a
+        screenshot for as long as its server likes, and a stopped run must end now. Without it the
+        run-end record says no final state was captured.
+        """
         recorder = await self.recorder()
         final_state = None
         driver, self._driver = self._driver, None
         try:
             if driver is not None:
-                final_state = await driver.capture(screenshot=True)
+                try:
+                    async with asyncio.timeout(capture_within_s):
+                        final_state = await driver.capture(screenshot=True)
+                except TimeoutError:
+                    final_state = None
             await recorder.write_run_meta(meta)
             await recorder.finish(status, reason=reason, final_state=final_state)
         finally:
