@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable, Coroutine, Sequence
+from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
 from typing import Any
 
 from PySide6.QtCore import QObject, Signal, Slot
@@ -21,7 +21,7 @@ from executor.confirm import ConfirmAnswer, ConfirmRequest
 from executor.events import BudgetUpdated, EventBus, RunEvent, RunFinished, RunStarted, StepFinished
 from executor.models import ApprovalPolicy, RunBundleV1
 from executor.service import AgentCore
-from planner.models import ExecutionPlan
+from planner.models import ExecutionPlan, SecretRef
 from planner.service import PlannerChoice
 
 log = logging.getLogger(__name__)
@@ -188,6 +188,17 @@ class RunController(QObject):
         approval_policy: ApprovalPolicy = ApprovalPolicy.ASK,
     ) -> None:
         self._start(self._run(plan, safe_mode, approval_policy))
+
+    def missing_secrets(self, run_id: str) -> list[SecretRef]:
+        """The secrets a paused run declared that this process holds no value for (values are never
+        stored, so a run from an earlier session needs them again before it can type them)."""
+        names = set(self.core.missing_secrets(run_id))
+        plan = self.core.store.load_plan(run_id)
+        return [ref for ref in (plan.task.secrets if plan.task else []) if ref.name in names]
+
+    def supply_secrets(self, run_id: str, values: Mapping[str, str]) -> None:
+        """Hands secrets typed in the window to the core's secrets owner, in memory only."""
+        self.core.supply_secrets(run_id, values)
 
     def resume_run(self, run_id: str, *, approve_pending: bool | None = None, safe_mode: bool = True) -> None:
         """Continues a paused or interrupted run; with approve_pending None the gate is asked again."""

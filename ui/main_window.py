@@ -28,7 +28,7 @@ from ui.history_panel import HistoryPanel
 from ui.live_view import LiveView
 from ui.plan_view import PlanView
 from ui.receipts_viewer import ReceiptsViewer
-from ui.secrets_prompt import SecretsDialog, hand_secrets, missing_secrets
+from ui.secrets_prompt import SecretsDialog
 from ui.settings_dialog import SettingsDialog
 from ui.task_panel import TaskInput, TaskPanel
 from ui.voice_bar import VoiceBar, install_voice
@@ -393,21 +393,21 @@ class MainWindow(QMainWindow):
         if self.controller.busy:
             return
         plan = self.controller.core.store.load_plan(run_id)
-        missing = missing_secrets(self.controller.core, plan)
+        missing = self.controller.missing_secrets(run_id)
         if not missing:
             self.controller.resume_run(run_id, safe_mode=self.safe_mode)
             return
         dialog = SecretsDialog(missing, plan.task.user_query if plan.task else run_id, self)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.provided.connect(lambda values: self._resume_with(run_id, plan.plan_id, values))
+        dialog.provided.connect(lambda values: self._resume_with(run_id, values))
         dialog.rejected.connect(
             lambda: self.task_panel.show_notice("Not resumed: the run needs its secrets to continue.")
         )
         self.secrets_dialog = dialog
         dialog.open()
 
-    def _resume_with(self, run_id: str, plan_id: str, values: dict[str, str]) -> None:
-        hand_secrets(self.controller.core, plan_id, values)
+    def _resume_with(self, run_id: str, values: dict[str, str]) -> None:
+        self.controller.supply_secrets(run_id, values)
         if not self.controller.busy:
             self.controller.resume_run(run_id, safe_mode=self.safe_mode)
 

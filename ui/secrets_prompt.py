@@ -2,32 +2,16 @@
 
 A run's declared secrets (a password typed in the task) live only in the process that planned it.
 After a restart the plan still names them; this dialog asks the person for each one again and
-`hand_secrets` gives the values to the core for that plan's resumed run. Nothing is stored on disk.
+the bridge (ui/controller.py) hands the values to the core's secrets owner for the resumed run.
+Nothing is stored on disk.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-
-from pydantic import SecretStr
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
 
-from executor.service import AgentCore
-from planner.models import ExecutionPlan, SecretRef
-
-
-def missing_secrets(core: AgentCore, plan: ExecutionPlan) -> list[SecretRef]:
-    """The secrets the plan declared that this process does not hold."""
-    declared = plan.task.secrets if plan.task is not None else []
-    held = core._secrets.get(plan.plan_id, {})
-    return [ref for ref in declared if ref.name not in held]
-
-
-def hand_secrets(core: AgentCore, plan_id: str, values: Mapping[str, str]) -> None:
-    """Gives name -> value to the core for this plan's (resumed) run; memory only."""
-    held = core._secrets.setdefault(plan_id, {})
-    held.update({name: SecretStr(value) for name, value in values.items()})
+from planner.models import SecretRef
 
 
 class SecretsDialog(QDialog):

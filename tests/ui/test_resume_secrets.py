@@ -12,7 +12,7 @@ from executor.models import RunStatus
 from executor.service import AgentCore
 from planner.models import SecretRef, TaskSpecV1
 from tests.ui.conftest import next_emit, open_window, research_then_act
-from ui.secrets_prompt import SecretsDialog, missing_secrets
+from ui.secrets_prompt import SecretsDialog
 
 
 async def test_resume_after_restart_asks_for_the_secrets_again(
@@ -28,7 +28,11 @@ async def test_resume_after_restart_asks_for_the_secrets_again(
         window.controller.run_plan(plan)
         await asyncio.wait_for(asked, 10)
     restarted = make_core()  # a new process: the same run store, no secrets in memory
-    assert [r.name for r in missing_secrets(restarted, plan)] == ["password"]
+    async with open_window(restarted) as window:
+        paused = window.paused_run()
+        assert paused is not None
+        run_id = paused.run_id
+        assert [r.name for r in window.controller.missing_secrets(run_id)] == ["password"]
     async with open_window(restarted) as window:
         assert window.offer_resume() and window.resume_offer is not None
         window.resume_offer.button(QMessageBox.StandardButton.Yes).click()
@@ -40,7 +44,7 @@ async def test_resume_after_restart_asks_for_the_secrets_again(
         finished = next_emit(window.controller.run_finished)
         dialog.resume_button.click()
         await asyncio.wait_for(asked, 10)
-        assert missing_secrets(restarted, plan) == []  # handed to the resumed run
+        assert restarted.missing_secrets(run_id) == []  # handed to the resumed run
         assert window.gate_dialog is not None
         window.gate_dialog.approve_button.click()
         (bundle,) = await asyncio.wait_for(finished, 10)
