@@ -7,7 +7,16 @@
     "[role=button]", "[role=link]", "[role=checkbox]", "[role=radio]", "[role=tab]", "[role=menuitem]",
     "[role=option]", "[role=switch]", "[role=textbox]", "[role=combobox]", "[role=searchbox]",
     "[role=slider]", "[role=spinbutton]", "[contenteditable='']", "[contenteditable=true]", "[onclick]",
+    "[role=menuitemcheckbox]", "[role=menuitemradio]", "[role=treeitem]", "[role=gridcell]",
   ].join(",");
+  // Clickable without being semantic: a focusable element (tabindex >= 0), a click handler set as a
+  // property, or the outermost element showing a pointer cursor (its children inherit the cursor;
+  // a child with its own handler or name, like a trash icon in a clickable row, still counts).
+  const focusable = (el) => { const t = el.getAttribute("tabindex"); return t !== null && t.trim() !== "-1"; };
+  const named = (el) => el.hasAttribute("aria-label") || el.hasAttribute("title");
+  const clickable = (el, pointer, parentPointer) =>
+    el.matches(INTERACTIVE) || focusable(el) || typeof el.onclick === "function"
+    || (pointer && (!parentPointer || named(el)));
   const SKIP = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD"]);
   const clean = (s, n) => {
     const t = (s || "").replace(/\s+/g, " ").trim();
@@ -71,9 +80,13 @@
       return clean(el.getAttribute("title") || el.getAttribute("placeholder") || "", maxName);
     }
     const own = clean(el.innerText || el.textContent, maxName);
-    if (own) return own;
+    if (own && /[\p{L}\p{N}]/u.test(own)) return own;  // words; an icon glyph alone says less than its title
     const img = el.querySelector && el.querySelector("img[alt]");
-    return clean(el.getAttribute("title") || (img ? img.getAttribute("alt") : "") || "", maxName);
+    const svg = el.querySelector && el.querySelector("svg title");
+    const inner = el.querySelector && el.querySelector("[aria-label], [title]");
+    const icon = el.getAttribute("title") || (img ? img.getAttribute("alt") : "") || (svg ? svg.textContent : "")
+      || (inner ? inner.getAttribute("aria-label") || inner.getAttribute("title") : "");
+    return clean(icon || own || "", maxName);
   };
   const isVisible = (el) => {
     const r = el.getBoundingClientRect();
@@ -81,12 +94,13 @@
     return el.checkVisibility ? el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) : true;
   };
   const elements = [];
-  const visit = (parent, root, inShadow) => {
+  const visit = (parent, root, inShadow, parentPointer) => {
     for (const el of parent.children) {
       if (SKIP.has(el.tagName)) continue;
       if (el.hasAttribute(attr)) el.removeAttribute(attr);
       const hiddenInput = el.tagName === "INPUT" && (el.type || "").toLowerCase() === "hidden";
-      if (!hiddenInput && elements.length < maxElements && el.matches(INTERACTIVE)) {
+      const pointer = getComputedStyle(el).cursor === "pointer";
+      if (!hiddenInput && elements.length < maxElements && clickable(el, pointer, parentPointer)) {
         const index = start + elements.length;
         el.setAttribute(attr, String(index));
         const tag = el.tagName.toLowerCase();
@@ -111,11 +125,11 @@
         }
         elements.push(info);
       }
-      if (el.shadowRoot) visit(el.shadowRoot, el.shadowRoot, true);
-      visit(el, root, inShadow);
+      if (el.shadowRoot) visit(el.shadowRoot, el.shadowRoot, true, pointer);
+      visit(el, root, inShadow, pointer);
     }
   };
-  if (document.body) visit(document.body, document, false);
+  if (document.body) visit(document.body, document, false, false);
   const raw = document.body ? document.body.innerText || "" : "";
   const lines = raw.split("\n").map((l) => l.replace(/\s+/g, " ").trim()).filter((l) => l.length);
   let text = lines.join("\n");

@@ -40,6 +40,9 @@ _HANDLERS: dict[str, Handler] = {
 }
 
 
+_PASSIVE = frozenset({"wait", "extract"})
+
+
 async def perform(session: BrowserSession, action: Action) -> ActionOutcome:
     started = time.perf_counter()
     timeout = float(action.timeout_ms or session.action_timeout_ms)
@@ -71,10 +74,13 @@ def _apply_guards(
     """An action during which a guard refused a submission or a page load is reported as blocked.
 
     A refused subresource (a third-party image, say) is recorded in guard_events but does not turn
-    an otherwise successful action into a blocked one.
+    an otherwise successful action into a blocked one; nor does a refusal that lands while a wait or
+    an extract runs (the page's script sent it, after an earlier click: the guard event stays).
     """
     reasons = [f"submit blocked ({a})" for a in attempts]
     reasons += [e.detail for e in session.guard_events[mark:] if e.kind == "submit" or e.navigation]
+    if outcome.kind in _PASSIVE:
+        return outcome  # a refusal while only reading or waiting was caused by an earlier action
     if not reasons or outcome.status is OutcomeStatus.BLOCKED:
         return outcome
     return outcome.model_copy(update={"status": OutcomeStatus.BLOCKED, "message": "; ".join(reasons)})

@@ -1,17 +1,27 @@
 """Resolving a Target to exactly one Playwright locator, or saying precisely why not.
 
-Order: the element index from the last observation; else Playwright's own exact locator
-(role+name, label, text, placeholder, selector) over every frame; else its case-insensitive
-substring form; else fuzzy matching over a fresh scan of the page (browser/matching.py). Several
-equal matches are ambiguous (matches fit for the action, then visible ones, narrow them first);
-none gives the closest names on the page. Each try costs one page round trip, all frames at once;
-a target that Playwright's exact locator finds once (the usual case) costs that single try.
+The order, as a person reads a page (each step runs only when the ones before found nothing):
+1. an element index from the last observation (exact, or `not_found`: observe again);
+2. the exact accessible name: role+name, and for a label Playwright's label rules (`for=`,
+   wrapping `<label>`, `aria-labelledby`, `aria-label`); also text, placeholder or a selector;
+3. for a label: a label or text right before the control in the same container, with no tie to it
+   (`<p><label>Username</label><input></p>`, browser/nearby.py);
+4. for a label: the placeholder, when that is the only caption the field has;
+5. the case-insensitive substring form of 2 (`title`/`aria-label` of icons are accessible names);
+6. fuzzy matching over a fresh scan of the page (browser/matching.py).
+When a step finds several, they are narrowed: fit for the action (a fill never lands on a radio),
+then visible over hidden, then inside an open dialog over the page behind it. Still several is
+`ambiguous` with the candidates: a click never guesses. None at all gives the closest names; an
+absent target waits for a late element only while the page is still loading or changing
+(browser/settle.py), so on a settled page `not_found` comes back at once. Each step costs one page
+round trip, all frames at once; the usual target is found by step 2 alone.
 """
 
 from __future__ import annotations
 
 import asyncio
 import json
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +29,7 @@ from playwright.async_api import Error, Frame, Locator, Page
 
 from browser.matching import Purpose, fits, fuzzy_match, similarity
 from browser.models import ElementInfo, OutcomeStatus, ResolvedTarget, Target
+from browser.nearby import NEAR_ATTR, near_label
 from browser.observe import INDEX_ATTR, SCAN_ATTR, scan
 from browser.settle import settled
 
@@ -37,6 +48,7 @@ _DESCRIBE_ALL = """els => els.map(e => {
     tag, type, id: e.id || null, name: e.getAttribute("name"), role: e.getAttribute("role"),
     idx: e.getAttribute("data-wp-idx"), text: (text || "").replace(/\\s+/g, " ").trim().slice(0, 60),
     visible,
+    dialog: !!e.closest("dialog[open], [role=dialog], [role=alertdialog], [aria-modal=true]"),
     options: tag === "select"
       ? Array.from(e.options).map(o => ({value: o.value, label: (o.label || o.text).trim()})) : null,
   };
@@ -132,13 +144,16 @@ async def _all(page: Page, make: Any, frames: list[Frame] | None = None) -> list
 
 
 def _narrow(found: list[_Match], purpose: Purpose | None) -> list[_Match]:
+    """Fit for the action beats unfit, visible beats hidden, inside the open dialog beats the page."""
     if len(found) > 1 and purpose is not None:
         fit = [m for m in found if fits(purpose, str(m.info["tag"]), m.info.get("type"), m.info.get("role"))]
         found = fit or found
     if len(found) > 1:
         visible = [m for m in found if m.info.get("visible")]
-        if len(visible) == 1:
-            return visible
+        found = visible or found
+    if len(found) > 1:
+        in_dialog = [m for m in found if m.info.get("dialog")]
+        found = in_dialog or found
     return found
 
 
@@ -193,12 +208,10 @@ async def resolve(
         return Resolution(OutcomeStatus.NOT_FOUND, message=message)
     fuzzy: Resolution | None = None
     for attempt in range(2):
-        for exact in (True, False) if target.selector is None else (True,):
-            found = _narrow(await _all(page, lambda f, e=exact: native_locator(f, target, e)), purpose)
+        async for how, make in _tries(page, target):
+            found = _narrow(await _all(page, make), purpose)
             if len(found) == 1:
-                return _found(
-                    found[0], target.describe() if exact else f"loose match for {target.describe()}"
-                )
+                return _found(found[0], how)
             if len(found) > 1:
                 return Resolution(
                     OutcomeStatus.AMBIGUOUS,
@@ -213,6 +226,22 @@ async def resolve(
     if fuzzy is not None:
         return fuzzy
     return Resolution(OutcomeStatus.NOT_FOUND, message=f"no element matches {target.describe()}")
+
+
+async def _tries(page: Page, target: Target) -> AsyncIterator[tuple[str, Callable[[Frame], Locator]]]:
+    """The ways to find a target, in the order of the module docstring; each is asked only when
+    the ones before it found nothing."""
+    described = target.describe()
+    yield described, lambda f: native_locator(f, target, True)
+    if target.selector is not None:
+        return
+    if target.label is not None:
+        mark = await near_label(page.frames, target.label)
+        if mark is not None:
+            yield f"text before the field: {described}", lambda f: f.locator(f'[{NEAR_ATTR}="{mark}"]')
+        label = target.label
+        yield f"placeholder for {described}", lambda f: f.get_by_placeholder(label, exact=True)
+    yield f"loose match for {described}", lambda f: native_locator(f, target, False)
 
 
 async def _appeared(page: Page, target: Target, timeout_ms: float) -> bool:
