@@ -11,7 +11,8 @@ from pytestqt.qtbot import QtBot
 from executor.service import AgentCore
 from tests.ui.conftest import DEFAULT_SETTINGS, next_emit, open_window
 from ui.controller import RunController
-from ui.main_window import MainWindow, default_size
+from ui.main_window import MainWindow
+from ui.window_rules import default_size
 
 
 async def test_an_empty_task_says_so_next_to_the_task_box(qtbot: QtBot, core: AgentCore) -> None:
