@@ -106,7 +106,7 @@ class ActRunner:
         if not result.success:
             raise ActStopped(f"goal not met: {result.summary}", code="goal_not_met", outputs=loop.outputs())
         if spec.actions is None:
-            failure = await goal_failure(driver, spec.goal, spec.payload, progress)
+            failure = await goal_failure(driver, spec.goal, spec.payload, progress, result.summary)
             if failure is not None:
                 raise ActStopped(f"goal not met: {failure}", code="goal_not_met", outputs=loop.outputs())
         policy = step_policy(resources.policy, ctx.blocked_actions)

@@ -28,14 +28,26 @@ _ERROR = re.compile(
 )
 _NO_RESULTS = re.compile(r"(?i)\bno (?:results|matches)\b|nothing (?:was )?found|không tìm thấy")
 _MAX_TEXT = 20_000
+#: Goals that ask to read or report: an answer meets them, no action is needed.
+_READING = re.compile(
+    r"(?i)\s*(?:tell|what|when|where|which|who|how|find out|read|look|show|see|extract|"
+    r"summari[sz]e|explain|report|cho biết|xem|đọc|kiểm tra)\b"
+)
 #: Actions that only move around: a step that did nothing else did nothing toward its goal.
 _NOT_WORK = ("navigate", "wait", "scroll", "done")
 
 
 async def goal_failure(
-    driver: BrowserDriver, goal: str, payload: Mapping[str, str], progress: StepProgress
+    driver: BrowserDriver,
+    goal: str,
+    payload: Mapping[str, str],
+    progress: StepProgress,
+    answer: str | None = None,
 ) -> str | None:
-    """None when the step's goal is verified on the page, else why not (a person's sentence)."""
+    """None when the step's goal is verified on the page, else why not (a person's sentence).
+
+    A goal that asks to read or report ("tell me my renewal date", "look at the page") is met by the
+    answer the cognition gave on finishing; any other goal needs at least one real action."""
     failed = step_failure(progress.history)
     if failed is not None:
         return failed
@@ -45,6 +57,8 @@ async def goal_failure(
     if payload:
         facts = progress.facts or [{"value": v, "label": k} for k, v in payload.items()]
         return _prefill(await driver.observe(), facts)
+    if answer and _READING.match(goal):
+        return None
     if not any(
         h.get("status") == "ok" and h["action"].get("kind") not in _NOT_WORK for h in progress.history
     ):
