@@ -11,7 +11,6 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Literal
 
 from executor.confirm import ConfirmRequest, HumanConfirmBroker
@@ -29,6 +28,7 @@ from executor.models import (
 )
 from executor.run_resources import RunResources
 from planner.models import Step
+from receipts.layout import inside
 
 Scope = Literal["step", "action"]
 
@@ -256,8 +256,8 @@ async def gate_screenshot(resources: RunResources | None, name: str) -> str | No
     """The page as it is now, for the person deciding; None before the run opened a browser."""
     if resources is None or not resources.browser_started:
         return None
-    folder = resources.run_dir / "gates"
-    folder.mkdir(parents=True, exist_ok=True)
+    path = inside(resources.run_dir, "gates", f"{name}.png")
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     driver = await resources.driver()
-    capture = await driver.capture(screenshot=True, path=Path(folder / f"{name}.png"))
+    capture = await driver.capture(screenshot=True, path=path)
     return capture.screenshot_path

@@ -25,6 +25,7 @@ from executor.gate_desk import ActionGate, Allowed, Cleared, Denied, unanswered
 from executor.models import GateDecisionV1, PendingUserInput
 from executor.tools import ActionAsker, StepPaused
 from planner.cognition import Cognition, CognitionDecision, HistoryEntry
+from receipts.layout import inside
 from receipts.models import GateRef
 
 S = LoopState
@@ -340,9 +341,9 @@ class ActLoop:
 
 
 def _gate_shot_path(run_dir: Path, step_id: str, n: int) -> Path:
-    folder = run_dir / "gates"
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / f"{step_id}-action-{n}.png"
+    path = inside(run_dir, "gates", f"{step_id}-action-{n}.png")
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return path
 
 
 def _needs_observation(action: Action) -> bool:
