@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 from pydantic import SecretStr
 
-from common.secrecy import is_placeholder
-from planner.models import SecretRef, secret_placeholder
+from common.secrecy import SecretVault, is_placeholder
+from planner.models import ExecutionPlan, SecretRef, secret_placeholder
 
 _SEP = r"(?P<sep>\s*(?:\bis\b|=|:|\blà\b|\bla\b)?)\s*"
 _VALUE = r"(?P<value>\"[^\"]+\"|'[^']+'|[^\s,;()]+)"
@@ -133,3 +133,30 @@ def redact(text: str, values: dict[str, SecretStr]) -> str:
         if raw:
             text = text.replace(raw, secret_placeholder(name))
     return text
+
+
+def plan_urls(plan: ExecutionPlan) -> list[str]:
+    """The URLs the plan itself names: its task's URLs, the active tab, step urls and navigations."""
+    urls: list[str] = []
+    if plan.task is not None:
+        urls += [e.value for e in plan.task.entities if e.kind == "url"]
+    if plan.context is not None and plan.context.active_tab.url:
+        urls.append(plan.context.active_tab.url)
+    for step in plan.steps:
+        if isinstance(step.inputs.get("url"), str):
+            urls.append(step.inputs["url"])
+        for action in step.inputs.get("actions") or []:
+            if isinstance(action, dict) and action.get("kind") == "navigate" and action.get("url"):
+                urls.append(str(action["url"]))
+    return urls
+
+
+def bind_plan(vault: SecretVault, plan: ExecutionPlan) -> None:
+    """Binds every declared secret to the plan's own origins and to the payload keys the person's
+    task gave it. Called once when a run opens, from the plan as made before any page was read, so
+    nothing a page says (a replan, a model obeying page text) can widen where a secret may go."""
+    urls = plan_urls(plan)
+    payload = plan.task.payload if plan.task is not None else {}
+    for name in vault.names:
+        named = [k for k, v in payload.items() if secret_placeholder(name) in v]
+        vault.bind(name, origins=urls, fields=named)

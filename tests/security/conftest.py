@@ -14,3 +14,8 @@ def waypost_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "WAYPOST_RUNS_DIR", "WAYPOST_MODEL"):
         monkeypatch.delenv(var, raising=False)
     return tmp_path
+
+
+# One shared Chromium and the act harness, as the act integration tests use them.
+from tests.integration.act.conftest import act_harness as act_harness  # noqa: E402
+from tests.integration.act.conftest import chromium as chromium  # noqa: E402
