@@ -15,8 +15,9 @@ from typing import Any
 from pydantic import ValidationError
 
 from app import cli_eval, cli_voice
+from app.hardening import owner_only_umask, tighten
 from app.progress import ProgressPrinter
-from app.settings import Settings, SettingsError, load_settings
+from app.settings import Settings, SettingsError, config_dir, load_settings
 from app.terminal_confirm import TerminalConfirm
 from app.wiring import build_core, launch_options
 from executor.checkpoint_store import CheckpointStoreError
@@ -244,8 +245,10 @@ async def _cmd_doctor(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
+    owner_only_umask()  # every file from here on is 0600, every folder 0700
     settings = _settings(args)
     runs_dir = Path(settings.runs_dir).expanduser()
+    tighten([runs_dir, config_dir()])
     runs_dir.mkdir(parents=True, exist_ok=True)
     configure_json_logging(path=str(runs_dir / "waypost.log"))  # JSON lines, correlated by run/step ids
     if args.command == "receipts":

@@ -33,6 +33,7 @@ from browser.models import (
     WaitAction,
 )
 from browser.observe import INDEX_ATTR
+from browser.request_guard import IS_SEARCH_FIELD
 from browser.session import BrowserSession
 from browser.targets import Resolution, native_locator, resolve
 from common.secrecy import REDACTED, FieldFacts
@@ -94,8 +95,11 @@ async def fill(session: BrowserSession, action: FillAction, limit_ms: float) -> 
         if refused is not None:  # before any keystroke: the reason goes into the receipt
             return ActionOutcome(kind="fill", status=OutcomeStatus.BLOCKED, message=refused)
         value = session.vault.resolve(value)
+        session.typed.add(value)
         # Marked before typing so observations, DOM hashes and screenshots hide it from now on.
         await found.locator.evaluate(f"e => e.setAttribute('{SENSITIVE_MARK}', '')")
+    elif not await found.locator.evaluate(IS_SEARCH_FIELD):
+        session.typed.add(value)  # a personal value: the request guard keeps it in the browser
     await found.locator.fill(value, timeout=limit_ms)
     return ActionOutcome(kind="fill", status=OK, resolved=found.resolved)
 

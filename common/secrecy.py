@@ -73,6 +73,14 @@ def secret_forms(value: str) -> set[str]:
     return {f for f in forms if f}
 
 
+_URL_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@]+@")
+
+
+def redact_url_credentials(text: str) -> str:
+    """`scheme://user:password@host` -> `scheme://[REDACTED]@host`, anywhere in `text`."""
+    return _URL_USERINFO.sub(lambda m: m.group(1) + REDACTED + "@", text)
+
+
 class SecretRedactor:
     """Replaces every form of every declared value with [REDACTED], longest first, in one pass."""
 
