@@ -15,6 +15,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from app import cli_eval, cli_voice
+from app.cli_secrets import SecretOptionError, add_secret_arguments, read_secrets
 from app.hardening import owner_only_umask, tighten
 from app.progress import ProgressPrinter
 from app.settings import Settings, SettingsError, config_dir, load_settings
@@ -63,6 +64,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--headed", action="store_true", help="show the browser window")
     run.add_argument("--unsafe", action="store_true", help="turn safe mode off (plan gates still ask)")
     cli_voice.add_run_audio_arguments(run)
+    add_secret_arguments(run)
     common(run)
     cli_voice.add_transcribe_parser(sub)
 
@@ -182,8 +184,13 @@ async def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
         plan = (await core.plan(args.task, url=args.url, planner=settings.planner)).plan
         if not args.json:
             print(_describe_plan(plan), file=sys.stderr)
+    try:
+        secrets = read_secrets(args.secret)
+    except SecretOptionError as exc:
+        raise BadInput(str(exc)) from exc
     bundle = await core.run(
         plan,
+        secrets=secrets,
         safe_mode=settings.safe_mode,
         approval_policy=settings.approve,
         events=None if args.json else ProgressPrinter(),

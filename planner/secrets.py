@@ -20,10 +20,24 @@ _VALUE = r"(?P<value>\"[^\"]+\"|'[^']+'|[^\s,;()]+)"
 
 #: (secret name, kind, pattern); the named group `value` is what gets replaced.
 _PATTERNS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    # credentials inside a URL: http://user:pass@host
+    ("password", "password", re.compile(r"(?i)\b[a-z][a-z0-9+.-]*://[^\s:/@]+:(?P<value>[^\s@/]+)@")),
+    # user:pass after a sign-in word
     (
         "password",
         "password",
-        re.compile(rf"(?i)\b(?:password|passwd|pwd|pass|mật\s*khẩu|mat\s*khau|mk){_SEP}{_VALUE}"),
+        re.compile(
+            r"(?i)\b(?:log\s*in|login|sign\s*in|credentials?)(?:\s+(?:as|with))?\s+"
+            r"[\w.+-]+(?:@[\w.-]+)?:(?P<value>[^\s,;()]+)"
+        ),
+    ),
+    (
+        "password",
+        "password",
+        re.compile(
+            r"(?i)(?<![\w{:-])(?:password|passwd|passphrase|passcode|pwd|pw|pass|pin|secret"
+            rf"|mật\s*khẩu|mat\s*khau|mk)(?![\w-]){_SEP}{_VALUE}"
+        ),
     ),
     (
         "api_key",

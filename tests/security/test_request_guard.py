@@ -24,6 +24,7 @@ async def test_no_typed_value_leaves_the_page_under_no_submit(
     ]
     inputs = {"url": site.url("/hostile/beacon.html"), "actions": actions}
     plan = act_plan([{"step_id": "a1", "type": "ACT", "inputs": inputs}], gates=OPEN_GATE, no_submit=True)
+    site.clear_posts()
     mark = len(site.get_requests())  # the site is shared: only this run's requests count
     bundle = await act_harness.run(plan, confirm=Answer())
     gets = site.get_requests()[mark:]
