@@ -123,6 +123,8 @@ def classify(action: Action, observation: Observation | None) -> Risk | None:
         if element.role == "searchbox" or element.input_type == "search":
             return None  # a search sends a query; the request guard keeps personal values in
         return Risk.LOGIN if _login_page(observation) else Risk.SUBMIT
+    if action.kind == "navigate":
+        return _href_risk(action.url)  # a URL is judged by where it goes, like a link
     if action.kind != "click":
         return None
     element = element_for(action.target, observation)
