@@ -78,6 +78,7 @@ def _parser() -> argparse.ArgumentParser:
     receipts.add_argument("action", choices=["list", "show", "verify", "export"])
     receipts.add_argument("run", nargs="?", help="a run id or a run folder")
     receipts.add_argument("--out", type=Path, help="export: where to write report.html")
+    receipts.add_argument("--force", action="store_true", help="export: overwrite an existing --out file")
     common(receipts)
 
     demo = sub.add_parser("demo", help="run the four example flows on the bundled offline demo site")

@@ -70,3 +70,17 @@ def test_every_gate_shot_path_stays_inside_the_run_folder(tmp_path: Path) -> Non
     for name in ("../../../../tmp/x.png", "../../x.png", "/etc/passwd"):
         with pytest.raises(RunFolderError):
             inside(run, "gates", name)
+
+
+def test_export_out_never_overwrites_silently(waypost_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    plan = waypost_home / "plan.json"
+    plan.write_text(json.dumps({"mode": "B", "steps": [{"step_id": "a1", "type": "WRITE_ARTIFACT"}]}))
+    run_id = json.loads(run_cli(capsys, "run", "--plan", str(plan), "--json")[1])["run_id"]
+    target = waypost_home / "mine.html"
+    target.write_text("my own file")
+    code, _, err = run_cli(capsys, "receipts", "export", run_id, "--out", str(target))
+    assert code == 2 and "--force" in err and target.read_text() == "my own file"
+    code, _, err = run_cli(capsys, "receipts", "export", run_id, "--out", str(waypost_home))
+    assert code == 2 and "is a folder" in err
+    code, _, _ = run_cli(capsys, "receipts", "export", run_id, "--out", str(target), "--force")
+    assert code == 0 and target.read_text().lower().startswith("<!doctype html>")
