@@ -84,3 +84,13 @@ def test_export_out_never_overwrites_silently(waypost_home: Path, capsys: pytest
     assert code == 2 and "is a folder" in err
     code, _, _ = run_cli(capsys, "receipts", "export", run_id, "--out", str(target), "--force")
     assert code == 0 and target.read_text().lower().startswith("<!doctype html>")
+
+
+def test_exported_report_carries_a_strict_csp(waypost_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    plan = waypost_home / "plan.json"
+    plan.write_text(json.dumps({"mode": "B", "steps": [{"step_id": "a1", "type": "WRITE_ARTIFACT"}]}))
+    run_id = json.loads(run_cli(capsys, "run", "--plan", str(plan), "--json")[1])["run_id"]
+    code, out, _ = run_cli(capsys, "receipts", "export", run_id, "--json")
+    html = Path(json.loads(out)["report"]).read_text(encoding="utf-8")
+    assert code == 0 and "Content-Security-Policy" in html and "default-src 'none'" in html
+    assert "<script" not in html.lower()
