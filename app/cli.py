@@ -15,8 +15,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from app import cli_eval, cli_voice
+from app.cli_secrets import SecretOptionError, add_secret_arguments, read_secrets
+from app.hardening import owner_only_umask, tighten
 from app.progress import ProgressPrinter
-from app.settings import Settings, SettingsError, load_settings
+from app.settings import Settings, SettingsError, config_dir, load_settings
 from app.terminal_confirm import TerminalConfirm
 from app.wiring import build_core, launch_options
 from executor.checkpoint_store import CheckpointStoreError
@@ -62,6 +64,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--headed", action="store_true", help="show the browser window")
     run.add_argument("--unsafe", action="store_true", help="turn safe mode off (plan gates still ask)")
     cli_voice.add_run_audio_arguments(run)
+    add_secret_arguments(run)
     common(run)
     cli_voice.add_transcribe_parser(sub)
 
@@ -75,6 +78,7 @@ def _parser() -> argparse.ArgumentParser:
     receipts.add_argument("action", choices=["list", "show", "verify", "export"])
     receipts.add_argument("run", nargs="?", help="a run id or a run folder")
     receipts.add_argument("--out", type=Path, help="export: where to write report.html")
+    receipts.add_argument("--force", action="store_true", help="export: overwrite an existing --out file")
     common(receipts)
 
     demo = sub.add_parser("demo", help="run the four example flows on the bundled offline demo site")
@@ -181,8 +185,13 @@ async def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
         plan = (await core.plan(args.task, url=args.url, planner=settings.planner)).plan
         if not args.json:
             print(_describe_plan(plan), file=sys.stderr)
+    try:
+        secrets = read_secrets(args.secret)
+    except SecretOptionError as exc:
+        raise BadInput(str(exc)) from exc
     bundle = await core.run(
         plan,
+        secrets=secrets,
         safe_mode=settings.safe_mode,
         approval_policy=settings.approve,
         events=None if args.json else ProgressPrinter(),
@@ -244,8 +253,10 @@ async def _cmd_doctor(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
+    owner_only_umask()  # every file from here on is 0600, every folder 0700
     settings = _settings(args)
     runs_dir = Path(settings.runs_dir).expanduser()
+    tighten([runs_dir, config_dir()])
     runs_dir.mkdir(parents=True, exist_ok=True)
     configure_json_logging(path=str(runs_dir / "waypost.log"))  # JSON lines, correlated by run/step ids
     if args.command == "receipts":

@@ -40,6 +40,7 @@ def receipts_command(args: argparse.Namespace, settings: Settings, emit: Emit) -
         emit(args, report.as_dict(), report.summary())
         return 0 if report.ok else 1
     if args.action == "export":
+        _check_out(args.out, force=bool(getattr(args, "force", False)))
         out = export_report(folder.root, args.out)
         emit(args, {"report": str(out)}, str(out))
         return 0
@@ -54,3 +55,13 @@ def receipts_command(args: argparse.Namespace, settings: Settings, emit: Emit) -
         lines.append(f"{r.seq:>4} {kind:<9} {target:<40}{value}  -> {r.outcome.status}  {after}")
     emit(args, [json.loads(r.model_dump_json()) for r in records], "\n".join(lines))
     return 0
+
+
+def _check_out(out: Path | None, *, force: bool) -> None:
+    """`--out` names a file: a folder is a clear error, an existing file is kept unless --force."""
+    if out is None:
+        return
+    if out.is_dir():
+        raise RunFolderError(f"--out {out} is a folder: give a file path, such as {out / 'report.html'}")
+    if out.exists() and not force:
+        raise RunFolderError(f"--out {out} exists: pass --force to overwrite it")

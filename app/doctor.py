@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import os
 import shutil
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from app.settings import Settings
 from browser.discovery import ChromiumNotFound
 from browser.driver import PlaywrightDriver
 from browser.models import LaunchOptions
+from common.secrecy import redact_url_credentials
 from planner.llm_probe import probe
 
 _FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", str(Path.home() / ".fonts"))
@@ -107,6 +108,21 @@ def check_runs_dir(settings: Settings) -> Check:
     return Check("runs_dir", True, f"{path} writable, {free} MiB free")
 
 
+def check_keyring() -> Check:
+    """Says plainly when the window's API key cannot be kept between sessions."""
+    from app.settings import keyring_available
+
+    if keyring_available():
+        return Check("keyring", True, "an OS keyring keeps the API key between sessions")
+    return Check(
+        "keyring",
+        True,
+        "no OS keyring backend: an API key typed in the window is used for this session only, not kept",
+        "set OPENAI_API_KEY in the environment, or install a keyring backend",
+    )
+
+
 async def run_checks(settings: Settings) -> list[Check]:
     chromium, model = await asyncio.gather(check_chromium(settings), check_model(settings))
-    return [chromium, check_qt(), check_fonts(), model, check_runs_dir(settings)]
+    model = replace(model, detail=redact_url_credentials(model.detail))  # user:password in a base URL
+    return [chromium, check_qt(), check_fonts(), model, check_runs_dir(settings), check_keyring()]

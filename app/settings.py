@@ -119,6 +119,16 @@ def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
     return values
 
 
+def keyring_available() -> bool:
+    """A real OS keyring backend exists (not keyring's "fail" or "null" stand-ins)."""
+    try:
+        import keyring
+    except ImportError:
+        return False
+    backend = keyring.get_keyring()
+    return float(getattr(backend, "priority", 0) or 0) > 0 and "fail" not in type(backend).__module__
+
+
 def _keyring_key() -> SecretStr | None:
     """The stored key, or None where no usable keyring backend exists (headless CI, bare servers)."""
     try:

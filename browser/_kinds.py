@@ -33,15 +33,19 @@ from browser.models import (
     WaitAction,
 )
 from browser.observe import INDEX_ATTR
+from browser.request_guard import IS_SEARCH_FIELD
 from browser.session import BrowserSession
 from browser.targets import Resolution, native_locator, resolve
-from common.secrecy import REDACTED
+from common.secrecy import REDACTED, FieldFacts
 
 OK = OutcomeStatus.OK
 SENSITIVE_MARK = "data-waypost-sensitive"
 _IS_SENSITIVE = """e => (e.type || "").toLowerCase() === "password" || e.hasAttribute("data-sensitive")
   || e.hasAttribute("data-waypost-sensitive")
   || /^cc-/.test((e.getAttribute("autocomplete") || "").toLowerCase())"""
+_FIELD_FACTS = """e => ({input_type: e.type || "", autocomplete: e.getAttribute("autocomplete") || "",
+  name: e.getAttribute("name") || "", id: e.id || "",
+  label: ((e.labels && e.labels[0]) ? e.labels[0].innerText : "") || e.getAttribute("aria-label") || ""})"""
 _OPTIONS = "e => Array.from(e.options || []).map(o => ({value: o.value, label: (o.label || o.text).trim()}))"
 _TABLE_ROWS = """e => {
   const t = e.tagName === "TABLE" ? e : (e.closest("table") || e.querySelector("table"));
@@ -86,9 +90,16 @@ async def fill(session: BrowserSession, action: FillAction, limit_ms: float) -> 
         return _miss("fill", found)
     value = action.value
     if session.vault.has_placeholder(value):
+        facts = FieldFacts.model_validate(await found.locator.evaluate(_FIELD_FACTS))
+        refused = session.vault.refusal(value, session.page.url, facts)
+        if refused is not None:  # before any keystroke: the reason goes into the receipt
+            return ActionOutcome(kind="fill", status=OutcomeStatus.BLOCKED, message=refused)
         value = session.vault.resolve(value)
+        session.typed.add(value)
         # Marked before typing so observations, DOM hashes and screenshots hide it from now on.
         await found.locator.evaluate(f"e => e.setAttribute('{SENSITIVE_MARK}', '')")
+    elif not await found.locator.evaluate(IS_SEARCH_FIELD):
+        session.typed.add(value)  # a personal value: the request guard keeps it in the browser
     await found.locator.fill(value, timeout=limit_ms)
     return ActionOutcome(kind="fill", status=OK, resolved=found.resolved)
 

@@ -27,6 +27,7 @@ from playwright.async_api import (
 
 from browser.launch import launch
 from browser.models import BrowserPolicy, DialogEvent, GuardEvent, LaunchOptions
+from browser.request_guard import TypedValues
 from browser.secrets import SecretVault
 from browser.submit_guard import INIT_SCRIPT, OFF_SCRIPT, is_unsafe_method
 from browser.url_policy import UrlPolicy
@@ -65,6 +66,7 @@ class BrowserSession:
         self.navigation_timeout_ms = navigation_timeout_ms
         self.dialogs: list[DialogEvent] = []
         self.guard_events: list[GuardEvent] = []
+        self.typed = TypedValues()
         self._pages: list[Page] = []
         self._guard_script: AsyncContextManager | None = None
         self._playwright = playwright
@@ -191,6 +193,13 @@ class BrowserSession:
         if reason is None and self.policy.submit_blocked and is_unsafe_method(request.method):
             reason = f"{request.method} blocked: no form submission leaves the page (no_submit)"
             kind = "submit"
+        if reason is None and self.policy.submit_blocked:
+            where = self.typed.carried_by(request.url, request.post_data_buffer)
+            if where is not None:
+                reason = (
+                    f"{request.resource_type} request blocked: its {where} carries a typed value (no_submit)"
+                )
+                kind = "submit"
         try:
             if reason is None:
                 await route.continue_()

@@ -26,17 +26,24 @@ INIT_SCRIPT = """
       (window.__waypostSubmitLog = window.__waypostSubmitLog || []).push(how + ": " + label);
     } catch (e) { /* reporting must never let the submission through */ }
   };
+  // A GET search form sends a query, not the person's data; the route guard still refuses any
+  // request that carries a personal value Waypost typed.
+  const isSearch = (form) => !!form && (form.method || "get").toLowerCase() === "get"
+    && (form.getAttribute("role") === "search" || !!form.querySelector("input[type=search]"));
   window.addEventListener("submit", (event) => {
-    if (!guard.on) return;
+    if (!guard.on || isSearch(event.target)) return;
     event.preventDefault();
     event.stopImmediatePropagation();
     report("submit event", event.target);
   }, true);
   const proto = HTMLFormElement.prototype;
   const submit = proto.submit, requestSubmit = proto.requestSubmit;
-  proto.submit = function () { return guard.on ? report("form.submit()", this) : submit.call(this); };
+  proto.submit = function () {
+    return guard.on && !isSearch(this) ? report("form.submit()", this) : submit.call(this);
+  };
   proto.requestSubmit = function (...args) {
-    return guard.on ? report("form.requestSubmit()", this) : requestSubmit.apply(this, args);
+    if (guard.on && !isSearch(this)) return report("form.requestSubmit()", this);
+    return requestSubmit.apply(this, args);
   };
 })();
 """

@@ -1,12 +1,14 @@
 """Which URLs the browser may load: scheme rules plus an optional domain allow-list.
 
 Refused unless allowed: file:, chrome:, javascript:, data:, about: (except about:blank) and any other
-scheme that is not http(s)/ws(s)/blob. The session applies `check` to navigate actions and, through a
+scheme that is not http(s)/ws(s)/blob, and link-local hosts (169.254.0.0/16, fe80::/10: the cloud
+metadata range). The session applies `check` to navigate actions and, through a
 context route, to every request the page makes, so a click cannot reach a refused URL either.
 """
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Iterable
 from urllib.parse import urlsplit
 
@@ -32,8 +34,18 @@ class UrlPolicy:
             return self.check(stripped[len("blob:") :])
         if scheme not in WEB_SCHEMES and scheme not in self.allowed_schemes:
             return f"refused {scheme}: URL (scheme not allowed by policy)"
+        if scheme in WEB_SCHEMES and _link_local(parts.hostname or ""):
+            return f"refused {parts.hostname}: link-local address (cloud metadata range)"
         if scheme in WEB_SCHEMES and self.allowed_domains:
             host = (parts.hostname or "").lower()
             if not any(host == d or host.endswith("." + d) for d in self.allowed_domains):
                 return f"refused {host or url!r}: domain not in the allow-list"
         return None
+
+
+def _link_local(host: str) -> bool:
+    """169.254.0.0/16 and fe80::/10: where cloud metadata services answer; never a page to load."""
+    try:
+        return ipaddress.ip_address(host.strip("[]")).is_link_local
+    except ValueError:
+        return False

@@ -16,8 +16,9 @@ import html
 import json
 import re
 from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
-from urllib.parse import quote, quote_plus
+from urllib.parse import quote, quote_plus, urlsplit
 
 from pydantic import BaseModel
 
@@ -44,6 +45,10 @@ def is_placeholder(text: str) -> bool:
     return PLACEHOLDER.fullmatch(text) is not None
 
 
+def has_placeholder(text: str) -> bool:
+    return PLACEHOLDER.search(text) is not None
+
+
 def placeholder_names(text: str) -> list[str]:
     return PLACEHOLDER.findall(text)
 
@@ -66,6 +71,14 @@ def secret_forms(value: str) -> set[str]:
         forms |= {text, text.rstrip("=")}
     forms |= {_PERCENT.sub(lambda m: m.group(0).lower(), f) for f in forms}
     return {f for f in forms if f}
+
+
+_URL_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@]+@")
+
+
+def redact_url_credentials(text: str) -> str:
+    """`scheme://user:password@host` -> `scheme://[REDACTED]@host`, anywhere in `text`."""
+    return _URL_USERINFO.sub(lambda m: m.group(1) + REDACTED + "@", text)
 
 
 class SecretRedactor:
@@ -104,14 +117,100 @@ class SecretRedactor:
         return data
 
 
+#: Words in a field's type, autocomplete, name, id or label that make it a place for a secret.
+_SECRET_FIELD = re.compile(
+    r"(?i)pass(?:word|wd|code|phrase)?|\bpwd?\b|\bpin\b|otp|one-time|secret|token|api.?key|\bcvc|\bcvv"
+    r"|cc-(?:number|csc)|card.?number"
+)
+
+
+class FieldFacts(BaseModel):
+    """What the browser read off a field just before typing into it (never the page's own claims
+    about what it wants: its type, autocomplete, name, id and label)."""
+
+    input_type: str = ""
+    autocomplete: str = ""
+    name: str = ""
+    id: str = ""
+    label: str = ""
+
+    def secret_like(self) -> bool:
+        if self.input_type.lower() == "password":
+            return True
+        return any(_SECRET_FIELD.search(t) for t in (self.autocomplete, self.name, self.id, self.label))
+
+    def named(self, names: Iterable[str]) -> bool:
+        mine = {_norm(t) for t in (self.name, self.id, self.label) if t}
+        return bool(mine & {_norm(n) for n in names})
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", "", text.lower())
+
+
+def origin_of(url: str) -> str | None:
+    """scheme://host[:port] of an http(s) URL, else None."""
+    parts = urlsplit(url.strip())
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname:
+        return None
+    port = f":{parts.port}" if parts.port else ""
+    return f"{parts.scheme.lower()}://{parts.hostname.lower()}{port}"
+
+
+@dataclass
+class SecretBinding:
+    """Where one secret may be typed: the origins the task declared, and fields that look like a
+    place for a secret or that the person named. Empty `origins` means "not bound yet": a run binds
+    every secret before its first action (planner/secrets.py, bind_plan)."""
+
+    origins: set[str] = field(default_factory=set)
+    fields: set[str] = field(default_factory=set)
+    bound: bool = False
+
+    def refusal(self, name: str, page_url: str, facts: FieldFacts) -> str | None:
+        """None when `name` may be typed into this field on this page, else why not."""
+        origin = origin_of(page_url)
+        if self.bound and origin not in self.origins:
+            where = ", ".join(sorted(self.origins)) or "no origin"
+            shown = origin or page_url
+            return f"secret {name!r} refused: page origin {shown!r} is not its declared origin ({where})"
+        if not facts.secret_like() and not facts.named(self.fields):
+            label = facts.label or facts.name or facts.id or "field"
+            return (
+                f"secret {name!r} refused: field {label!r} is neither password-like nor a field "
+                "you named for it"
+            )
+        return None
+
+
 class SecretVault:
     """Holds name -> value for one run in this process only. Never printed: repr shows names only."""
 
     def __init__(self, secrets: Mapping[str, str] | None = None) -> None:
         self._values: dict[str, str] = {}
+        self.bindings: dict[str, SecretBinding] = {}
         self.redactor = SecretRedactor()
         for name, value in (secrets or {}).items():
             self.add(name, value)
+
+    def bind(self, name: str, *, origins: Iterable[str] = (), fields: Iterable[str] = ()) -> None:
+        """Binds a secret to the origins the task declared and the fields the person named; a bound
+        secret with no origin is typed nowhere."""
+        binding = self.bindings.setdefault(name, SecretBinding())
+        binding.bound = True
+        binding.origins |= {o for o in (origin_of(u) for u in origins) if o}
+        binding.fields |= set(fields)
+
+    def refusal(self, text: str, page_url: str, facts: FieldFacts) -> str | None:
+        """Why the placeholders in `text` may not be typed into this field, or None; asked before
+        any keystroke, the answer goes into the action's receipt."""
+        for name in placeholder_names(text):
+            if name not in self._values:
+                continue  # resolve() raises UnknownSecret: an undeclared name is an error, not a refusal
+            why = self.bindings.get(name, SecretBinding()).refusal(name, page_url, facts)
+            if why is not None:
+                return why
+        return None
 
     def add(self, name: str, value: str) -> None:
         """Declares (or re-supplies, on resume) one secret."""

@@ -9,6 +9,7 @@ from collections.abc import Callable, Sequence
 
 from pydantic import BaseModel
 
+from browser.request_guard import allow_measurement, end_measurement
 from evals.site import EvalSite
 from evals.tasks import EvalTask, Observed
 from executor.errors import ExecutorError
@@ -87,11 +88,16 @@ async def run_suite(
 ) -> EvalReport:
     results: list[TaskResult] = []
     with EvalSite() as site:
-        for task in tasks:
-            result = await run_task(core, site, task, planner)
-            results.append(result)
-            if on_result is not None:
-                on_result(result)
+        state = site.url("/__state")  # the pages' own state reports are measurement, not a leak
+        allow_measurement(state)
+        try:
+            for task in tasks:
+                result = await run_task(core, site, task, planner)
+                results.append(result)
+                if on_result is not None:
+                    on_result(result)
+        finally:
+            end_measurement(state)
     return EvalReport(
         cognition=cognition,
         results=results,

@@ -50,6 +50,7 @@ from executor.scheduler import StepScheduler
 from executor.tool_engine import ToolCallEngine
 from executor.tools import StepPaused, Tool, ToolContext
 from planner.models import ExecutionPlan, PlanStatus, Step, new_id, utc_now
+from planner.secrets import bind_plan
 
 
 class ResumeMismatch(ValueError):
@@ -94,6 +95,7 @@ class RunConductor:
             task = plan.task.user_query if plan.task else ""
             if self.resources_factory is not None and run_dir is not None:
                 state.resources = self.resources_factory(run_id, Path(run_dir))
+                bind_plan(state.resources.vault, plan)  # where each secret may go, before any page
             resources = state.resources
             journal = RunJournal(run_id, self.store, views(self.store, self.events, resources))
             resumed = checkpoint is not None

@@ -17,6 +17,7 @@ from pydantic import ValidationError
 
 from browser.models import PageCapture
 from planner.models import Contract
+from receipts.layout import inside
 
 
 class _Capturing(Protocol):
@@ -54,8 +55,11 @@ async def take_gate_preview(driver: _Capturing, run_id: str, folder: Path, name:
 
 
 def _fresh_path(folder: Path, name: str) -> Path:
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder / f"{name}-{time.time_ns()}.png"
+    """A new file in `folder` (a run's gates folder); a name built from a plan-supplied step id cannot
+    write outside the run folder (receipts.layout.inside)."""
+    path = inside(folder.parent, folder.name, f"{name}-{time.time_ns()}.png")
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    return path
 
 
 def _write_note(preview: GatePreview) -> None:

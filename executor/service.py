@@ -101,7 +101,13 @@ class AgentCore:
         events: EventSink | None = None,
         confirm: ConfirmHandler | None = None,
         run_id: str | None = None,
+        secrets: Mapping[str, str] | None = None,
     ) -> RunBundleV1:
+        """`secrets` gives values for the plan's placeholders (a plan file has no task text to hold
+        them); they join what planning declared, in memory only."""
+        if secrets:
+            held = self._secrets.setdefault(plan.plan_id, {})
+            held.update({name: SecretStr(value) for name, value in secrets.items()})
         runtime = RuntimeCtxV1(
             safe_mode=safe_mode, approval_policy=approval_policy, run_id=run_id, runs_dir=str(self.runs_dir)
         )

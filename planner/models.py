@@ -243,10 +243,22 @@ class SubQuery(Contract):
     lang: str | None = None
 
 
-class Step(Contract):
-    """One unit of work. `type` also accepts the `step_type` spelling."""
+#: Step and gate ids name files in the run folder: letters, digits, `_ . : -`, never `..` or `/`.
+ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_:-]*(?:\.[A-Za-z0-9_:-]+)*$"
+SafeId = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=128)]
+#: Inputs that make a step act on the page whatever its type says.
+_ACTING_INPUTS = ("actions", "payload")
 
-    step_id: Annotated[str, StringConstraints(min_length=1, max_length=128)]
+
+class Step(Contract):
+    """One unit of work. `type` also accepts the `step_type` spelling.
+
+    Safety (gates, no_submit, the risk floor) follows `family`, and `family` follows the type: a plan
+    may spell out the family a registered type already has, never another one, so a plan file cannot
+    label an acting step as research to slip past its gate (docs/architecture.md, "Security model").
+    """
+
+    step_id: SafeId
     type: StepTypeName = Field(validation_alias=AliasChoices("type", "step_type"))
     name: str = ""
     depends_on: list[str] = Field(default_factory=list)
@@ -258,13 +270,31 @@ class Step(Contract):
     timeout_s: float | None = Field(default=None, gt=0)
     max_attempts: int | None = Field(default=None, ge=1, le=10)
 
+    @model_validator(mode="after")
+    def _family_follows_type(self) -> Step:
+        declared = self.family_override
+        if declared is None or declared is StepFamily.ACT:
+            return self
+        if isinstance(self.type, StepType) and declared is not STEP_FAMILY[self.type]:
+            raise ValueError(
+                f"step {self.step_id!r}: family {declared.value} contradicts type {self.type.value} "
+                f"({STEP_FAMILY[self.type].value}); a plan cannot relabel a step's safety"
+            )
+        acting = [k for k in _ACTING_INPUTS if self.inputs.get(k)]
+        if acting:
+            raise ValueError(
+                f"step {self.step_id!r}: family {declared.value} but inputs {acting} act on the page"
+            )
+        return self
+
     @property
     def family(self) -> StepFamily:
-        """The declared family, else the type's; an unregistered custom type counts as ACT (gated)."""
-        if self.family_override is not None:
-            return self.family_override
+        """The type's family; a custom type may declare a non-acting family only while its inputs
+        carry no actions (checked above); an unregistered custom type counts as ACT (gated)."""
         if isinstance(self.type, StepType):
             return STEP_FAMILY[self.type]
+        if self.family_override is not None:
+            return self.family_override
         return StepFamily.ACT
 
     @property
@@ -277,7 +307,7 @@ class Step(Contract):
 
 
 class PolicyGate(Contract):
-    gate_id: Annotated[str, StringConstraints(min_length=1, max_length=128)]
+    gate_id: SafeId
     kind: GateKind = GateKind.GENERIC
     requires_user_confirm: bool = True
     reason: str = ""

@@ -12,18 +12,32 @@ from dataclasses import dataclass, field
 
 from pydantic import SecretStr
 
-from common.secrecy import is_placeholder
-from planner.models import SecretRef, secret_placeholder
+from common.secrecy import SecretVault, is_placeholder
+from planner.models import ExecutionPlan, SecretRef, secret_placeholder
 
 _SEP = r"(?P<sep>\s*(?:\bis\b|=|:|\blà\b|\bla\b)?)\s*"
 _VALUE = r"(?P<value>\"[^\"]+\"|'[^']+'|[^\s,;()]+)"
 
 #: (secret name, kind, pattern); the named group `value` is what gets replaced.
 _PATTERNS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+    # credentials inside a URL: http://user:pass@host
+    ("password", "password", re.compile(r"(?i)\b[a-z][a-z0-9+.-]*://[^\s:/@]+:(?P<value>[^\s@/]+)@")),
+    # user:pass after a sign-in word
     (
         "password",
         "password",
-        re.compile(rf"(?i)\b(?:password|passwd|pwd|pass|mật\s*khẩu|mat\s*khau|mk){_SEP}{_VALUE}"),
+        re.compile(
+            r"(?i)\b(?:log\s*in|login|sign\s*in|credentials?)(?:\s+(?:as|with))?\s+"
+            r"[\w.+-]+(?:@[\w.-]+)?:(?P<value>[^\s,;()]+)"
+        ),
+    ),
+    (
+        "password",
+        "password",
+        re.compile(
+            r"(?i)(?<![\w{:-])(?:password|passwd|passphrase|passcode|pwd|pw|pass|pin|secret"
+            rf"|mật\s*khẩu|mat\s*khau|mk)(?![\w-]){_SEP}{_VALUE}"
+        ),
     ),
     (
         "api_key",
@@ -133,3 +147,30 @@ def redact(text: str, values: dict[str, SecretStr]) -> str:
         if raw:
             text = text.replace(raw, secret_placeholder(name))
     return text
+
+
+def plan_urls(plan: ExecutionPlan) -> list[str]:
+    """The URLs the plan itself names: its task's URLs, the active tab, step urls and navigations."""
+    urls: list[str] = []
+    if plan.task is not None:
+        urls += [e.value for e in plan.task.entities if e.kind == "url"]
+    if plan.context is not None and plan.context.active_tab.url:
+        urls.append(plan.context.active_tab.url)
+    for step in plan.steps:
+        if isinstance(step.inputs.get("url"), str):
+            urls.append(step.inputs["url"])
+        for action in step.inputs.get("actions") or []:
+            if isinstance(action, dict) and action.get("kind") == "navigate" and action.get("url"):
+                urls.append(str(action["url"]))
+    return urls
+
+
+def bind_plan(vault: SecretVault, plan: ExecutionPlan) -> None:
+    """Binds every declared secret to the plan's own origins and to the payload keys the person's
+    task gave it. Called once when a run opens, from the plan as made before any page was read, so
+    nothing a page says (a replan, a model obeying page text) can widen where a secret may go."""
+    urls = plan_urls(plan)
+    payload = plan.task.payload if plan.task is not None else {}
+    for name in vault.names:
+        named = [k for k, v in payload.items() if secret_placeholder(name) in v]
+        vault.bind(name, origins=urls, fields=named)

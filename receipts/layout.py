@@ -48,6 +48,19 @@ def _check_file_name(name: str) -> str:
     return name
 
 
+def inside(root: Path, *parts: str) -> Path:
+    """`root/parts...`, refused unless it resolves inside `root` (a `..` or symlink cannot escape).
+
+    Every path a run writes that is built from a plan-supplied name goes through here, so a step id
+    the schema let through by mistake still cannot write outside the run folder.
+    """
+    base = root.resolve()
+    path = base.joinpath(*parts).resolve()
+    if path == base or base not in path.parents:
+        raise RunFolderError(f"path {'/'.join(parts)!r} is outside the run folder {root}")
+    return path
+
+
 @dataclass(frozen=True, slots=True)
 class RunFolder:
     """Knows the paths of one run folder; creates nothing until `create()` is called."""

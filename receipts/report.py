@@ -40,6 +40,10 @@ _WARN = {"partial", "need_confirm", "needs_confirmation", "needs_clarification",
 _BAD = {"error", "failed", "deny", "denied", "blocked", "blocked_policy", "not_found", "timeout"}
 
 
+#: The exported report runs nothing and loads nothing: page text inside it stays text.
+CSP = "default-src 'none'; img-src data:; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'"
+
+
 def _e(value: object) -> str:
     return html.escape(str(value), quote=True)
 
@@ -315,6 +319,7 @@ def render_report(run_dir: Path | str, *, report: VerifyReport | None = None) ->
     css = resources.files("receipts").joinpath("report.css").read_text(encoding="utf-8")
     return f"""<!DOCTYPE html>
 <html lang="en"><head><meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="{CSP}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Waypost run {_e(folder.run_id)}</title>
 <style>{css}

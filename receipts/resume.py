@@ -37,7 +37,7 @@ class OpenChain:
 def open_chain(folder: RunFolder) -> OpenChain:
     """Blocking: call from a worker thread. Raises RunLockedError or ChainError."""
     folder.create()
-    fd = os.open(folder.receipts, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o644)
+    fd = os.open(folder.receipts, os.O_RDWR | os.O_CREAT | os.O_APPEND, 0o600)
     try:
         if sys.platform != "win32":
             try:

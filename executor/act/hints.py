@@ -11,6 +11,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from browser.models import ElementInfo, Observation
+from common.secrecy import has_placeholder
 from planner.cognition import Cognition, CognitionDecision, HistoryEntry, fillable, norm
 
 
@@ -43,6 +44,8 @@ class HintedCognition:
         actions: list[dict[str, Any]] = []
         handled: set[str] = set()
         for key, value in payload.items():
+            if has_placeholder(value):
+                continue  # secrets are never replayed from memory; the binding decides where they go
             element = self._element(key, observation)
             if element is None:
                 continue

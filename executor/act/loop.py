@@ -183,7 +183,8 @@ class ActLoop:
         )
         self.progress.count += 1
         gate_ref = self._step_gate_ref()
-        risk = classify(action, observation)
+        own_url = isinstance(action, NavigateAction) and action.url == self.spec.url  # the plan's page
+        risk = None if own_url else classify(action, observation)
         if risk is not None:
             gate_ref = await self._clear_risk(action, risk, confidence, before)
             if gate_ref is None:

@@ -120,7 +120,11 @@ def classify(action: Action, observation: Observation | None) -> Risk | None:
         element = element_for(action.target, observation)
         if element is None or not ((element.role or "") in _FILLABLE or element.tag in ("input", "textarea")):
             return None
+        if element.role == "searchbox" or element.input_type == "search":
+            return None  # a search sends a query; the request guard keeps personal values in
         return Risk.LOGIN if _login_page(observation) else Risk.SUBMIT
+    if action.kind == "navigate":
+        return _href_risk(action.url)  # a URL is judged by where it goes, like a link
     if action.kind != "click":
         return None
     element = element_for(action.target, observation)

@@ -16,6 +16,7 @@ from typing import Any
 from browser.driver import PolicyAware
 from browser.models import BrowserPolicy
 from browser.thumbnail import driver_thumbnail
+from common.secrecy import has_placeholder
 from executor.act import report
 from executor.act.guards import ActStopped, LoopLimits
 from executor.act.hints import HintedCognition
@@ -144,6 +145,8 @@ class ActRunner:
             return
         keys = {value: key for key, value in payload.items()}
         for fact in progress.facts:
+            if has_placeholder(str(fact.get("value", ""))):
+                continue  # a secret's target is never learned: a page could have steered it there
             key = keys.get(fact["value"]) or fact.get("label") or ""
             if key and fact.get("target"):
                 self.memory.remember_field(

@@ -34,6 +34,7 @@ class FixtureSite:
         self._lock = threading.Lock()
         self._posts: Counter[str] = Counter()
         self._post_bodies: dict[str, list[bytes]] = {}
+        self._gets: list[str] = []
         self._released = threading.Event()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -87,6 +88,11 @@ class FixtureSite:
         with self._lock:
             return list(self._post_bodies.get(path, []))
 
+    def get_requests(self) -> list[str]:
+        """Every GET path+query the site received (beacons and GET forms show up here)."""
+        with self._lock:
+            return list(self._gets)
+
     def clear_posts(self) -> None:
         with self._lock:
             self._posts.clear()
@@ -123,6 +129,8 @@ def _make_handler(site: FixtureSite) -> type[BaseHTTPRequestHandler]:
 
         def do_GET(self) -> None:
             parts = urlsplit(self.path)
+            with site._lock:
+                site._gets.append(self.path)
             path = parts.path
             if path == "/slow":
                 delay = float(parse_qs(parts.query).get("delay", ["2"])[0])

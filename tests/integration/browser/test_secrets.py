@@ -18,9 +18,9 @@ SECRET = "Tr0ub4dor&3-horse"
 async def test_secret_is_typed_but_absent_from_everything_returned(
     make_driver: MakeDriver, site: FixtureSite
 ) -> None:
-    driver = await make_driver(
-        policy=BrowserPolicy(accept_dialogs=True), secrets=SecretVault({"site_password": SECRET})
-    )
+    vault = SecretVault({"site_password": SECRET})
+    vault.bind("site_password", origins=[site.url("/")], fields=["Full name"])  # the person named it
+    driver = await make_driver(policy=BrowserPolicy(accept_dialogs=True), secrets=vault)
     await act(driver, "navigate", url=site.url("/form.html"))
     texts: list[str] = []
     fill = await act(driver, "fill", target={"label": "Full name"}, value="{{secret:site_password}}")

@@ -50,7 +50,7 @@ SIGNUP = page(
         ),
         ({"kind": "press", "key": "Tab", "target": {"index": 0}}, SIGNUP, None),
         ({"kind": "fill", "target": {"index": 0}, "value": "submit"}, SIGNUP, None),
-        ({"kind": "navigate", "url": "http://127.0.0.1/delete"}, SIGNUP, None),
+        ({"kind": "navigate", "url": "http://127.0.0.1/delete"}, SIGNUP, Risk.DELETE),  # where it goes
     ],
 )
 def test_classify(action: dict[str, Any], observation: Observation | None, risk: Risk | None) -> None:

@@ -1,0 +1,59 @@
+"""`--secret NAME` (asked for without echo) and `--secret NAME=env:VAR` (read from the environment).
+
+A secret never travels on the command line: argv is readable by every local user in /proc. A literal
+`NAME=value` is refused. The values fill the plan's `{{secret:NAME}}` placeholders (a plan file gets
+its values this way) and are held in memory by the run's vault only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import os
+import re
+from collections.abc import Callable, Mapping, Sequence
+
+from common.secrecy import NAME
+
+_SPEC = re.compile(rf"^(?P<name>{NAME})(?:=env:(?P<var>[A-Za-z_][A-Za-z0-9_]*))?$")
+
+
+class SecretOptionError(ValueError):
+    """A --secret option that is malformed, literal or names an unset variable."""
+
+
+def add_secret_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--secret",
+        action="append",
+        default=[],
+        metavar="NAME[=env:VAR]",
+        help="value for {{secret:NAME}}: asked for without echo, or read from environment variable VAR",
+    )
+
+
+def read_secrets(
+    specs: Sequence[str],
+    *,
+    environ: Mapping[str, str] | None = None,
+    ask: Callable[[str], str] = getpass.getpass,
+) -> dict[str, str]:
+    env = os.environ if environ is None else environ
+    values: dict[str, str] = {}
+    for spec in specs:
+        m = _SPEC.match(spec)
+        if m is None:
+            if "=" in spec and "=env:" not in spec:
+                raise SecretOptionError(
+                    f"--secret {spec.split('=', 1)[0]}=...: a value on the command line is readable by "
+                    "other local users; use --secret NAME (asked for) or --secret NAME=env:VAR"
+                )
+            raise SecretOptionError(f"--secret {spec!r}: expected NAME or NAME=env:VAR, NAME matching {NAME}")
+        name, var = m.group("name"), m.group("var")
+        if var is None:
+            values[name] = ask(f"secret {name}: ")
+        elif var in env:
+            values[name] = env[var]
+        else:
+            raise SecretOptionError(f"--secret {name}=env:{var}: environment variable {var} is not set")
+    return values

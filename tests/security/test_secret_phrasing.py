@@ -1,0 +1,67 @@
+"""Secrets in any phrasing, and not on the command line. Found: "passphrase", "passcode", "secret",
+"PIN", "pw", `user:pass` and `http://user:pass@host` were missed; "use passcode Zq7-...-PASS-91" was
+split at "PASS" and the rest leaked; argv was the only way to give a secret."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+from app.cli_secrets import SecretOptionError, read_secrets
+from planner.secrets import extract_secrets
+
+
+@pytest.mark.parametrize(
+    ("task", "value"),
+    [
+        ("use passcode Zq7-kw2-PASS-91 to sign in", "Zq7-kw2-PASS-91"),
+        ('my passphrase is "correct horse battery"', "correct horse battery"),
+        ("unlock with PIN 4821", "4821"),
+        ("the secret: xyz123", "xyz123"),
+        ("pw=hunter2!", "hunter2!"),
+        ("log in as ada:Hunt3r2x at the shop", "Hunt3r2x"),
+        ("open http://ada:S3cret9q@127.0.0.1:9/app", "S3cret9q"),
+        ("sign in, password Qx-PASS-77", "Qx-PASS-77"),
+    ],
+)
+def test_every_phrasing_becomes_a_placeholder(task: str, value: str) -> None:
+    scan = extract_secrets(task)
+    assert value not in scan.text and "{{secret:" in scan.text
+    assert value in {v.get_secret_value() for v in scan.values.values()}
+    # no fragment of the value is left behind either
+    assert not any(part in scan.text for part in value.split("-") if len(part) > 2 and part != "PASS")
+
+
+@pytest.mark.parametrize(
+    "task", ["pin the tab please", "open the password reset page", "a secret santa list"]
+)
+def test_ordinary_words_are_not_secrets(task: str) -> None:
+    assert extract_secrets(task).text == task
+
+
+def test_secret_options_prompt_or_read_the_environment() -> None:
+    asked: list[str] = []
+
+    def ask(prompt: str) -> str:
+        asked.append(prompt)
+        return "typed-1"
+
+    got = read_secrets(["site_password", "api=env:WP_TOKEN"], environ={"WP_TOKEN": "tok-2"}, ask=ask)
+    assert got == {"site_password": "typed-1", "api": "tok-2"} and asked == ["secret site_password: "]
+    with pytest.raises(SecretOptionError, match="readable by other local users"):
+        read_secrets(["site_password=hunter2"], environ={}, ask=ask)
+    with pytest.raises(SecretOptionError, match="not set"):
+        read_secrets(["api=env:NOPE"], environ={}, ask=ask)
+
+
+def test_a_literal_secret_on_the_command_line_is_refused(
+    waypost_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    plan = waypost_home / "plan.json"
+    plan.write_text(json.dumps({"mode": "B", "steps": [{"step_id": "a1", "type": "WRITE_ARTIFACT"}]}))
+    code = main(["run", "--plan", str(plan), "--secret", "site_password=hunter2", "--json"])
+    out, err = capsys.readouterr()
+    assert code == 2 and "hunter2" not in out + err and "env:VAR" in err
