@@ -8,6 +8,7 @@ policy and, with submit blocked, aborts state-changing methods.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import tempfile
 from pathlib import Path
@@ -158,6 +159,12 @@ class BrowserSession:
         return self._pages[-1]
 
     @property
+    def alive(self) -> bool:
+        """False once the session was closed, its browser disconnected or its last tab went."""
+        connected = self._browser is None or self._browser.is_connected()
+        return not self._closed and connected and bool(self._pages)
+
+    @property
     def tabs(self) -> list[Page]:
         return list(self._pages)
 
@@ -239,5 +246,16 @@ class BrowserSession:
                 await self._browser.close()
         if self._playwright is not None:
             await self._playwright.stop()
+        if self._tmp is not None:
+            self._tmp.cleanup()
+
+    async def abandon(self) -> None:
+        """Stops Playwright's driver, which takes its browser with it: for a browser that would not
+        close (or is already gone). Never raises a Playwright error."""
+        self._closed = True
+        if self._playwright is not None:
+            with contextlib.suppress(Error, TimeoutError):
+                async with asyncio.timeout(5):
+                    await self._playwright.stop()
         if self._tmp is not None:
             self._tmp.cleanup()
