@@ -15,10 +15,12 @@ from typing import Any
 from pydantic import ValidationError
 
 from app import cli_eval, cli_voice
+from app.cli_signals import Stop
 from app.progress import ProgressPrinter
 from app.settings import Settings, SettingsError, load_settings
 from app.terminal_confirm import TerminalConfirm
 from app.wiring import build_core, launch_options
+from common.contracts import new_id
 from executor.checkpoint_store import CheckpointStoreError
 from executor.confirm import ConfirmHandler
 from executor.models import ApprovalPolicy, RunBundleV1
@@ -181,8 +183,10 @@ async def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
         plan = (await core.plan(args.task, url=args.url, planner=settings.planner)).plan
         if not args.json:
             print(_describe_plan(plan), file=sys.stderr)
+    args.stop.run_id = run_id = new_id("run")  # named now: a stopped run says how to resume it
     bundle = await core.run(
         plan,
+        run_id=run_id,
         safe_mode=settings.safe_mode,
         approval_policy=settings.approve,
         events=None if args.json else ProgressPrinter(),
@@ -194,6 +198,7 @@ async def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
+    args.stop.run_id = args.run_id
     core = build_core(settings)
     answers = {ApprovalPolicy.ALL: True, ApprovalPolicy.NONE: False}
     policy = ApprovalPolicy(args.approve) if args.approve else settings.approve
@@ -266,7 +271,13 @@ def _dispatch(args: argparse.Namespace) -> int:
         "transcribe": cli_voice.cmd_transcribe,
         "eval": cli_eval.cmd_eval,
     }
-    return asyncio.run(commands[args.command](args, settings))
+    command = commands[args.command]
+
+    async def watched() -> int:
+        with args.stop.watch():
+            return await command(args, settings)
+
+    return asyncio.run(watched())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -275,6 +286,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         has_display = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
         args = parser.parse_args(["gui"] if has_display else ["demo"])
+    args.stop = stop = Stop()
     try:
         return _dispatch(args)
     except (
@@ -288,9 +300,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ) as exc:
         print(f"waypost: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except KeyboardInterrupt:
-        print("waypost: interrupted; the run is checkpointed (waypost resume RUN_ID)", file=sys.stderr)
-        return 130
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        return stop.report(bool(getattr(args, "json", False)))
 
 
 if __name__ == "__main__":

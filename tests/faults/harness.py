@@ -12,9 +12,12 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+T = TypeVar("T")
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -121,3 +124,53 @@ def write_plan(home: Path, plan: dict[str, Any], name: str = "plan.json") -> Pat
     path = home / name
     path.write_text(json.dumps(plan), encoding="utf-8")
     return path
+
+
+def wait_for(predicate: Callable[[], T | None], what: str, limit_s: float = 30) -> T:
+    """Polls a state the run produces (a folder, a process) until it shows; fails after `limit_s`."""
+    deadline = time.monotonic() + limit_s
+    while time.monotonic() < deadline:
+        found = predicate()
+        if found:
+            return found
+        time.sleep(0.05)
+    raise AssertionError(f"{what} never showed within {limit_s} s")
+
+
+def run_folder(home: Path) -> Path | None:
+    """The run folder a running `waypost run` made, once its receipts are open."""
+    runs = home / "runs"
+    folders = [p for p in runs.glob("run_*") if p.is_dir()] if runs.is_dir() else []
+    return folders[0] if len(folders) == 1 else None
+
+
+def descendants(root: int) -> list[tuple[int, str]]:
+    """Every process below `root`, as (pid, command line), read from /proc."""
+    parents: dict[int, int] = {}
+    cmdlines: dict[int, str] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(stat.rsplit(")", 1)[1].split()[1])
+        cmdlines[int(entry.name)] = cmd
+    found, frontier = [], [root]
+    while frontier:
+        parent = frontier.pop()
+        for pid, ppid in parents.items():
+            if ppid == parent:
+                found.append((pid, cmdlines[pid]))
+                frontier.append(pid)
+    return found
+
+
+def browser_pid(root: int) -> int | None:
+    """The main Chromium process (not a renderer or helper) started by the `waypost` child `root`."""
+    for pid, cmd in descendants(root):
+        if "chrom" in cmd.split(" ", 1)[0].lower() and "--type=" not in cmd and "--remote-debugging" in cmd:
+            return pid
+    return None

@@ -9,9 +9,11 @@ Routes:
   /spin           a page whose Go button starts `while(true){}` (the renderer never answers again)
   /spin-on-load   a page that starts `while(true){}` shortly after load
   /never          a request the server accepts and never answers
+  /hold-first     never answers its first request; later ones get the Go page (a resumed run gets on)
   /status/<n>     an HTML page with HTTP status n (500, 404, ...)
   /loop           a redirect to itself, forever
   /ok             a plain page with a heading
+  /go             a page whose Go button changes its heading to 'Went'
 """
 
 from __future__ import annotations
@@ -38,6 +40,10 @@ _SPIN_ON_LOAD = b"""<!doctype html><html><head><title>Spin on load</title></head
 <script>window.addEventListener('load', () => setTimeout(() => { while (true) {} }, 200));</script>
 </body></html>"""
 
+_GO = b"""<!doctype html><html><head><title>Go</title></head><body>
+<h1>Go page</h1><button id="go" onclick="document.querySelector('h1').textContent='Went'">Go</button>
+</body></html>"""
+
 _OK = b"<!doctype html><html><head><title>OK</title></head><body><h1>All fine</h1></body></html>"
 _RECEIVED = b"<!doctype html><html><head><title>Received</title></head><body><h1>Received</h1></body></html>"
 
@@ -48,6 +54,7 @@ class FaultSite:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._posts: Counter[str] = Counter()
+        self._gets: Counter[str] = Counter()
         self._released = threading.Event()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
@@ -86,14 +93,23 @@ class FaultSite:
         with self._lock:
             return self._posts[path]
 
+    def gets(self, path: str) -> int:
+        with self._lock:
+            return self._gets[path]
+
     def _count_post(self, path: str) -> None:
         with self._lock:
             self._posts[path] += 1
 
+    def _count_get(self, path: str) -> int:
+        with self._lock:
+            self._gets[path] += 1
+            return self._gets[path]
+
 
 def _make_handler(site: FaultSite) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
-        def log_message(self, format: str, *args: object) -> None:  # noqa: A002 - stdlib signature
+        def log_message(self, format: str, *args: object) -> None:
             return
 
         def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
@@ -105,13 +121,16 @@ def _make_handler(site: FaultSite) -> type[BaseHTTPRequestHandler]:
             self.end_headers()
             self.wfile.write(body)
 
-        def do_GET(self) -> None:  # noqa: N802 - stdlib name
+        def do_GET(self) -> None:
             path = self.path.split("?", 1)[0]
-            pages = {"/form": _FORM, "/spin": _SPIN, "/spin-on-load": _SPIN_ON_LOAD, "/ok": _OK}
+            seen = site._count_get(path)
+            pages = {"/form": _FORM, "/spin": _SPIN, "/spin-on-load": _SPIN_ON_LOAD, "/ok": _OK, "/go": _GO}
             if path in pages:
                 self._send(HTTPStatus.OK, pages[path])
-            elif path == "/never":
+            elif path == "/never" or (path == "/hold-first" and seen == 1):
                 site._released.wait()
+            elif path == "/hold-first":
+                self._send(HTTPStatus.OK, _GO)
             elif path == "/loop":
                 self._send(HTTPStatus.FOUND, b"", {"Location": "/loop"})
             elif path.startswith("/status/") and path[8:].isdigit():
@@ -120,7 +139,7 @@ def _make_handler(site: FaultSite) -> type[BaseHTTPRequestHandler]:
             else:
                 self._send(HTTPStatus.NOT_FOUND, b"<html><body><h1>Not found</h1></body></html>")
 
-        def do_POST(self) -> None:  # noqa: N802 - stdlib name
+        def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             self.rfile.read(length)
             site._count_post(self.path)
