@@ -15,11 +15,19 @@ from typing import Any
 from pydantic import ValidationError
 
 from app import cli_eval, cli_voice
+from app.cli_errors import (
+    EnvironmentProblem,
+    check_display,
+    describe_os_error,
+    quiet_broken_pipe,
+    usable_runs_dir,
+)
 from app.cli_signals import Stop
 from app.progress import ProgressPrinter
 from app.settings import Settings, SettingsError, load_settings
 from app.terminal_confirm import TerminalConfirm
 from app.wiring import build_core, launch_options
+from browser.discovery import ChromiumNotFound
 from common.contracts import new_id
 from executor.checkpoint_store import CheckpointStoreError
 from executor.confirm import ConfirmHandler
@@ -250,8 +258,8 @@ async def _cmd_doctor(args: argparse.Namespace, settings: Settings) -> int:
 
 def _dispatch(args: argparse.Namespace) -> int:
     settings = _settings(args)
-    runs_dir = Path(settings.runs_dir).expanduser()
-    runs_dir.mkdir(parents=True, exist_ok=True)
+    check_display(bool(getattr(args, "headed", False)))
+    runs_dir = usable_runs_dir(Path(settings.runs_dir).expanduser())
     configure_json_logging(path=str(runs_dir / "waypost.log"))  # JSON lines, correlated by run/step ids
     if args.command == "receipts":
         from app.cli_receipts import receipts_command
@@ -299,6 +307,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         cli_voice.VoiceInputError,
     ) as exc:
         print(f"waypost: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (EnvironmentProblem, ChromiumNotFound) as exc:
+        print(f"waypost: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return quiet_broken_pipe()
+    except OSError as exc:  # a file or folder of this machine, named in the sentence
+        print(f"waypost: {describe_os_error(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except (KeyboardInterrupt, asyncio.CancelledError):
         return stop.report(bool(getattr(args, "json", False)))
