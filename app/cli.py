@@ -183,7 +183,7 @@ async def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     if args.plan_file:
         try:
             plan = ExecutionPlan.model_validate_json(args.plan_file.read_text(encoding="utf-8"))
-        except OSError as exc:
+        except (OSError, UnicodeDecodeError) as exc:
             raise BadInput(f"cannot read plan {args.plan_file}: {exc}") from exc
         except ValidationError as exc:
             raise BadInput(f"invalid plan {args.plan_file}:\n{exc}") from exc
@@ -294,7 +294,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         has_display = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
         args = parser.parse_args(["gui"] if has_display else ["demo"])
-    args.stop = stop = Stop()
+    args.stop = stop = Stop(as_json=bool(getattr(args, "json", False)))
     try:
         return _dispatch(args)
     except (

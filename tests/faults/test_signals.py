@@ -45,3 +45,12 @@ def _children(pid: int) -> list[int]:
     from tests.faults.harness import descendants
 
     return [p for p, _ in descendants(pid)]
+
+
+def test_ctrl_c_during_start_is_quiet(tmp_path: Path) -> None:
+    """Ctrl-C while the modules still load: no traceback, nothing to resume."""
+    proc = spawn(tmp_path, "plan", "Open http://127.0.0.1:9/ and read the title", "--json")
+    os.kill(proc.pid, signal.SIGINT)
+    outcome = finish(proc, time.monotonic(), 60)
+    assert outcome.code in {130, -signal.SIGINT}, outcome.err
+    assert "Traceback" not in outcome.err, outcome.err
