@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import time
@@ -9,7 +10,16 @@ from pathlib import Path
 
 import pytest
 
-from tests.faults.harness import act_plan, browser_pid, finish, spawn, wait_for, waypost, write_plan
+from tests.faults.harness import (
+    act_plan,
+    browser_pid,
+    finish,
+    run_folder,
+    spawn,
+    wait_for,
+    waypost,
+    write_plan,
+)
 from tests.support.fault_site import FaultSite
 
 
@@ -54,3 +64,21 @@ def test_ctrl_c_during_start_is_quiet(tmp_path: Path) -> None:
     outcome = finish(proc, time.monotonic(), 60)
     assert outcome.code in {130, -signal.SIGINT}, outcome.err
     assert "Traceback" not in outcome.err, outcome.err
+
+
+def test_killed_run_is_listed_as_interrupted_with_its_records(
+    tmp_path: Path, fault_site: FaultSite, table: list[tuple[str, float, str]]
+) -> None:
+    """kill -9 of the whole `waypost` process: nothing could seal the receipts, yet the list tells."""
+    plan = write_plan(tmp_path, act_plan(fault_site.url("/never"), "Click Go", max_time_ms=30_000))
+    started = time.monotonic()
+    proc = spawn(tmp_path, "run", "--plan", str(plan), "--approve", "all", "--json")
+    folder = wait_for(lambda: run_folder(tmp_path), "the run folder")
+    wait_for(lambda: (folder / "receipts.jsonl").exists() and browser_pid(proc.pid), "the run's receipts")
+    os.killpg(proc.pid, signal.SIGKILL)
+    finish(proc, started, 30)
+    listed = waypost(tmp_path, "receipts", "list", "--json")
+    rows = json.loads(listed.out)
+    table.append((rows[0]["status"], listed.seconds, f"records {rows[0]['records']}"))
+    assert rows[0]["run_id"] == folder.name
+    assert rows[0]["status"] == "INTERRUPTED" and rows[0]["records"] >= 1
