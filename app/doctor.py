@@ -108,5 +108,8 @@ def check_runs_dir(settings: Settings) -> Check:
 
 
 async def run_checks(settings: Settings) -> list[Check]:
+    from app.doctor_stores import check_stores  # imports Check from here
+
     chromium, model = await asyncio.gather(check_chromium(settings), check_model(settings))
-    return [chromium, check_qt(), check_fonts(), model, check_runs_dir(settings)]
+    stores = check_stores(settings.runs_dir)
+    return [chromium, check_qt(), check_fonts(), model, check_runs_dir(settings), *stores]

@@ -34,3 +34,15 @@ def test_corrupt_memory_is_set_aside_and_the_command_goes_on(
     assert len(kept) == 1 and kept[0].read_bytes() == garbage  # kept for a person to look at
     assert main(["plan", "Open http://127.0.0.1:9/ and read the title", "--planner", "rules", "--json"]) == 0
     assert "set aside" not in capsys.readouterr().err  # the fresh memory opens cleanly next time
+
+
+def test_doctor_checks_the_stores_and_says_how_to_recover(tmp_path: Path) -> None:
+    from app.doctor_stores import check_stores
+    from executor.memory import MemoryStore
+
+    MemoryStore.beside(tmp_path)  # a healthy memory
+    assert [c.ok for c in check_stores(tmp_path)] == [True, True]
+    (tmp_path / "waypost.sqlite3").write_bytes(b"not a database at all" * 50)
+    store, memory = check_stores(tmp_path)
+    assert not store.ok and "cannot be read" in store.detail and "mv " in store.fix
+    assert memory.ok
