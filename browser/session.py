@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import tempfile
 from pathlib import Path
 from typing import Literal, cast
@@ -71,6 +72,7 @@ class BrowserSession:
         self._playwright = playwright
         self._browser = browser
         self._closed = False
+        self._scratch: tempfile.TemporaryDirectory[str] | None = None  # the browser's temp folders
 
     # --- construction ------------------------------------------------------------------------
 
@@ -83,11 +85,13 @@ class BrowserSession:
         vault: SecretVault | None = None,
         downloads_dir: Path | None = None,
     ) -> BrowserSession:
-        pw = await async_playwright().start()
+        scratch = tempfile.TemporaryDirectory(prefix="waypost-browser-")
+        pw = await _start_playwright(scratch.name)
         try:
             launched = await launch(pw, options or LaunchOptions())
         except BaseException:
             await pw.stop()
+            scratch.cleanup()
             raise
         session = cls(
             launched.context,
@@ -97,6 +101,7 @@ class BrowserSession:
             playwright=pw,
             browser=launched.browser,
         )
+        session._scratch = scratch
         await session._install()
         return session
 
@@ -246,8 +251,7 @@ class BrowserSession:
                 await self._browser.close()
         if self._playwright is not None:
             await self._playwright.stop()
-        if self._tmp is not None:
-            self._tmp.cleanup()
+        self._cleanup()
 
     async def abandon(self) -> None:
         """Stops Playwright's driver, which takes its browser with it: for a browser that would not
@@ -257,5 +261,24 @@ class BrowserSession:
             with contextlib.suppress(Error, TimeoutError):
                 async with asyncio.timeout(5):
                     await self._playwright.stop()
-        if self._tmp is not None:
-            self._tmp.cleanup()
+        self._cleanup()
+
+    def _cleanup(self) -> None:
+        for folder in (self._tmp, self._scratch):
+            if folder is not None:
+                folder.cleanup()
+
+
+async def _start_playwright(tmpdir: str) -> Playwright:
+    """Starts Playwright's driver with TMPDIR=`tmpdir`: the driver and the Chromium it launches keep
+    their profile and temp folders there, and the session removes it on close, so a browser that
+    crashed or was killed leaves nothing behind in the system temp folder."""
+    saved = os.environ.get("TMPDIR")
+    os.environ["TMPDIR"] = tmpdir
+    try:
+        return await async_playwright().start()
+    finally:
+        if saved is None:
+            os.environ.pop("TMPDIR", None)
+        else:
+            os.environ["TMPDIR"] = saved

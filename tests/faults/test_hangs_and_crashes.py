@@ -72,8 +72,11 @@ def test_killed_browser_is_a_status_and_resume_relaunches(
     proc = spawn(tmp_path, "run", "--plan", str(plan), "--approve", "all", "--json")
     chromium = wait_for(lambda: browser_pid(proc.pid), "the run's Chromium")
     wait_for(lambda: fault_site.gets("/hold-first") >= 1, "the page request")
+    profile = _profile_dir(chromium)
     os.kill(chromium, signal.SIGKILL)
     outcome = finish(proc, started, 60)
+    assert profile.name.startswith("playwright_chromiumdev_profile-")
+    assert not profile.exists() and not profile.parent.exists()  # no Chromium temp folders left behind
     table.append((outcome.status, outcome.seconds, f"posts {fault_site.posts()}"))
     assert_ended_in_words(outcome)
     assert outcome.status == "FAILED" and outcome.code == 1
@@ -86,3 +89,8 @@ def test_killed_browser_is_a_status_and_resume_relaunches(
     assert resumed.document.get("run_id") == run_id
     assert "browser" not in resumed.sentence  # a new browser, which reached the page this time
     assert fault_site.gets("/hold-first") == 2
+
+
+def _profile_dir(pid: int) -> Path:
+    args = Path(f"/proc/{pid}/cmdline").read_bytes().decode().split("\0")
+    return Path(next(a for a in args if a.startswith("--user-data-dir=")).split("=", 1)[1])
