@@ -2,6 +2,10 @@
 
 import sys
 
-from app.cli import main
+try:
+    from app.cli import main
+except KeyboardInterrupt:  # Ctrl-C while the modules load: nothing started, nothing to resume
+    print("waypost: stopped before start; nothing to resume", file=sys.stderr)
+    sys.exit(130)
 
 sys.exit(main())

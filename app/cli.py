@@ -15,12 +15,22 @@ from typing import Any
 from pydantic import ValidationError
 
 from app import cli_eval, cli_voice
+from app.cli_errors import (
+    EnvironmentProblem,
+    check_display,
+    describe_os_error,
+    quiet_broken_pipe,
+    usable_runs_dir,
+)
 from app.cli_secrets import SecretOptionError, add_secret_arguments, read_secrets
+from app.cli_signals import Stop
 from app.hardening import owner_only_umask, tighten
 from app.progress import ProgressPrinter
 from app.settings import Settings, SettingsError, config_dir, load_settings
 from app.terminal_confirm import TerminalConfirm
 from app.wiring import build_core, launch_options
+from browser.discovery import ChromiumNotFound
+from common.contracts import new_id
 from executor.checkpoint_store import CheckpointStoreError
 from executor.confirm import ConfirmHandler
 from executor.models import ApprovalPolicy, RunBundleV1
@@ -177,7 +187,7 @@ async def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     if args.plan_file:
         try:
             plan = ExecutionPlan.model_validate_json(args.plan_file.read_text(encoding="utf-8"))
-        except OSError as exc:
+        except (OSError, UnicodeDecodeError) as exc:
             raise BadInput(f"cannot read plan {args.plan_file}: {exc}") from exc
         except ValidationError as exc:
             raise BadInput(f"invalid plan {args.plan_file}:\n{exc}") from exc
@@ -189,8 +199,10 @@ async def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
         secrets = read_secrets(args.secret)
     except SecretOptionError as exc:
         raise BadInput(str(exc)) from exc
+    args.stop.run_id = run_id = new_id("run")  # named now: a stopped run says how to resume it
     bundle = await core.run(
         plan,
+        run_id=run_id,
         secrets=secrets,
         safe_mode=settings.safe_mode,
         approval_policy=settings.approve,
@@ -203,6 +215,7 @@ async def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
+    args.stop.run_id = args.run_id
     core = build_core(settings)
     answers = {ApprovalPolicy.ALL: True, ApprovalPolicy.NONE: False}
     policy = ApprovalPolicy(args.approve) if args.approve else settings.approve
@@ -255,9 +268,9 @@ async def _cmd_doctor(args: argparse.Namespace, settings: Settings) -> int:
 def _dispatch(args: argparse.Namespace) -> int:
     owner_only_umask()  # every file from here on is 0600, every folder 0700
     settings = _settings(args)
-    runs_dir = Path(settings.runs_dir).expanduser()
+    check_display(bool(getattr(args, "headed", False)))
+    runs_dir = usable_runs_dir(Path(settings.runs_dir).expanduser())  # a folder, or exit 2 with why
     tighten([runs_dir, config_dir()])
-    runs_dir.mkdir(parents=True, exist_ok=True)
     configure_json_logging(path=str(runs_dir / "waypost.log"))  # JSON lines, correlated by run/step ids
     if args.command == "receipts":
         from app.cli_receipts import receipts_command
@@ -277,7 +290,13 @@ def _dispatch(args: argparse.Namespace) -> int:
         "transcribe": cli_voice.cmd_transcribe,
         "eval": cli_eval.cmd_eval,
     }
-    return asyncio.run(commands[args.command](args, settings))
+    command = commands[args.command]
+
+    async def watched() -> int:
+        with args.stop.watch():
+            return await command(args, settings)
+
+    return asyncio.run(watched())
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -286,6 +305,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         has_display = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
         args = parser.parse_args(["gui"] if has_display else ["demo"])
+    args.stop = stop = Stop(as_json=bool(getattr(args, "json", False)))
     try:
         return _dispatch(args)
     except (
@@ -299,9 +319,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     ) as exc:
         print(f"waypost: {exc}", file=sys.stderr)
         return EXIT_BAD_INPUT
-    except KeyboardInterrupt:
-        print("waypost: interrupted; the run is checkpointed (waypost resume RUN_ID)", file=sys.stderr)
-        return 130
+    except (EnvironmentProblem, ChromiumNotFound) as exc:
+        print(f"waypost: {exc}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return quiet_broken_pipe()
+    except OSError as exc:  # a file or folder of this machine, named in the sentence
+        print(f"waypost: {describe_os_error(exc)}", file=sys.stderr)
+        return EXIT_BAD_INPUT
+    except (KeyboardInterrupt, asyncio.CancelledError):
+        return stop.report(bool(getattr(args, "json", False)))
 
 
 if __name__ == "__main__":

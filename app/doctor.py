@@ -123,6 +123,9 @@ def check_keyring() -> Check:
 
 
 async def run_checks(settings: Settings) -> list[Check]:
+    from app.doctor_stores import check_stores  # imports Check from here
+
     chromium, model = await asyncio.gather(check_chromium(settings), check_model(settings))
     model = replace(model, detail=redact_url_credentials(model.detail))  # user:password in a base URL
-    return [chromium, check_qt(), check_fonts(), model, check_runs_dir(settings), check_keyring()]
+    stores = check_stores(settings.runs_dir)
+    return [chromium, check_qt(), check_fonts(), model, check_runs_dir(settings), check_keyring(), *stores]

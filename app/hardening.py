@@ -25,7 +25,7 @@ def tighten(roots: Iterable[Path]) -> list[Path]:
     """Removes group/other bits from `roots` and everything under them; returns what it changed."""
     changed: list[Path] = []
     for root in roots:
-        if not root.exists():
+        if not root.is_dir() or root.is_symlink():  # only our own folders, never a device or a link
             continue
         for path in [root, *root.rglob("*")]:
             if path.is_symlink():

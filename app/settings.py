@@ -155,7 +155,7 @@ def load_settings(
     if path.exists():
         try:
             values.update(tomllib.loads(path.read_text(encoding="utf-8")))
-        except (OSError, tomllib.TOMLDecodeError) as exc:
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise SettingsError(f"cannot read settings {path}: {exc}") from exc
         values.pop("api_key", None)  # never honoured from plain config
     key = _keyring_key()

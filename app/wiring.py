@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Mapping
 from pathlib import Path
 
@@ -64,7 +65,7 @@ def default_tools(settings: Settings, llm: LLMClient | None) -> dict[str, Tool]:
 def default_registry(runs_dir: Path, llm: LLMClient | None) -> RunnerRegistry:
     """ACT-family runners: the model decides next actions when one is configured, else the rules."""
     cognition: Cognition = LLMCognition(llm) if llm is not None else RuleCognition()
-    return RunnerRegistry(act_runners(cognition=cognition, memory=MemoryStore.beside(runs_dir)))
+    return RunnerRegistry(act_runners(cognition=cognition, memory=_memory(runs_dir)))
 
 
 def build_core(settings: Settings, *, tools: Mapping[str, Tool] | None = None) -> AgentCore:
@@ -90,3 +91,15 @@ def launch_options(settings: Settings) -> LaunchOptions:
     return LaunchOptions(
         headless=settings.headless, executable=settings.browser_path, cdp_url=settings.cdp_url
     )
+
+
+def _memory(runs_dir: Path) -> MemoryStore:
+    """The memory store; an unreadable one is set aside, and the person is told where it went."""
+    memory, aside = MemoryStore.beside_or_set_aside(runs_dir)
+    if aside is not None:
+        print(
+            f"waypost: the memory file could not be read; it was set aside as {aside} "
+            "and this run goes on with an empty memory",
+            file=sys.stderr,
+        )
+    return memory

@@ -6,14 +6,17 @@ can stand a scripted fake in for PlaywrightDriver.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from types import TracebackType
-from typing import Protocol, runtime_checkable
+from typing import Protocol, TypeVar, runtime_checkable
 
-from playwright.async_api import Browser
+from playwright.async_api import Browser, Error
 
 from browser.actions import perform
 from browser.capture import capture
+from browser.deadline import BrowserLost, Deadlines
 from browser.dom_hash import dom_hash
 from browser.models import (
     Action,
@@ -29,6 +32,9 @@ from browser.observe import DEFAULT_MAX_CHARS, observe
 from browser.page_source import FetchedBody, PageHtml, current_page, fetch_body, load_page
 from browser.secrets import SecretVault
 from browser.session import BrowserSession
+
+T = TypeVar("T")
+CLOSE_S = 5.0  # closing gets its own few seconds past the run's wall, then the browser is stopped
 
 
 @runtime_checkable
@@ -65,8 +71,13 @@ class PolicyAware(Protocol):
 class PlaywrightDriver:
     """BrowserDriver over a BrowserSession; `async with await PlaywrightDriver.launch(...)`."""
 
-    def __init__(self, session: BrowserSession) -> None:
+    def __init__(self, session: BrowserSession, deadlines: Deadlines | None = None) -> None:
         self.session = session
+        self.deadlines = deadlines or Deadlines()
+
+    def set_wall(self, wall: float | None) -> None:
+        """No call may run past `wall` (a time.monotonic() instant): the run's time budget."""
+        self.deadlines.wall = wall
 
     @classmethod
     async def launch(
@@ -96,22 +107,36 @@ class PlaywrightDriver:
         )
         return cls(session)
 
+    async def _call(self, what: str, make: Callable[[], Awaitable[T]]) -> T:
+        """One browser call under its deadline; a dead browser is BrowserLost, not a Playwright error."""
+        if not self.session.alive:
+            raise BrowserLost(f"the browser is gone (it closed or crashed) before {what}")
+        try:
+            return await self.deadlines.within(what, make())
+        except (Error, RuntimeError) as exc:
+            if not self.session.alive:
+                raise BrowserLost(f"the browser went away (closed or crashed) while {what}") from exc
+            raise
+
     async def perform(self, action: Action) -> ActionOutcome:
-        return await perform(self.session, action)
+        return await self._call(f"performing {action.kind}", lambda: perform(self.session, action))
 
     async def observe(self, max_chars: int = DEFAULT_MAX_CHARS) -> Observation:
-        return await observe(self.session.page, max_chars, self.session.vault.redact)
+        redact = self.session.vault.redact
+        return await self._call("reading the page", lambda: observe(self.session.page, max_chars, redact))
 
     async def capture(self, *, screenshot: bool = True, path: Path | None = None) -> PageCapture:
-        return await capture(
-            self.session.page, with_screenshot=screenshot, path=path, redact=self.session.vault.redact
+        redact = self.session.vault.redact
+        return await self._call(
+            "capturing the page",
+            lambda: capture(self.session.page, with_screenshot=screenshot, path=path, redact=redact),
         )
 
     async def dom_hash(self) -> str:
-        return await dom_hash(self.session.page)
+        return await self._call("hashing the page", lambda: dom_hash(self.session.page))
 
     async def set_policy(self, policy: BrowserPolicy) -> None:
-        await self.session.set_policy(policy)
+        await self._call("setting the guards", lambda: self.session.set_policy(policy))
 
     @property
     def policy(self) -> BrowserPolicy:
@@ -121,15 +146,19 @@ class PlaywrightDriver:
         self, url: str, *, new_tab: bool = False, timeout_ms: float | None = None
     ) -> PageHtml:
         """PageSource (browser/page_source.py): the rendered HTML of `url`, for research tools."""
-        return await load_page(self.session, url, new_tab=new_tab, timeout_ms=timeout_ms)
+        return await self._call(
+            f"loading {url}", lambda: load_page(self.session, url, new_tab=new_tab, timeout_ms=timeout_ms)
+        )
 
     async def fetch_body(self, url: str, *, timeout_ms: float | None = None) -> FetchedBody:
         """PageSource: the bytes behind `url` (a PDF, say), fetched under the URL policy."""
-        return await fetch_body(self.session, url, timeout_ms=timeout_ms)
+        return await self._call(
+            f"fetching {url}", lambda: fetch_body(self.session, url, timeout_ms=timeout_ms)
+        )
 
     async def current_page(self) -> PageHtml:
         """PageSource: the active tab's HTML as it is now, without navigating."""
-        return await current_page(self.session)
+        return await self._call("reading the page", lambda: current_page(self.session))
 
     @property
     def url(self) -> str:
@@ -144,7 +173,12 @@ class PlaywrightDriver:
         return self.session.guard_events
 
     async def close(self) -> None:
-        await self.session.close()
+        """Closes the browser within CLOSE_S; a browser that does not go is stopped with its driver."""
+        try:
+            async with asyncio.timeout(CLOSE_S):
+                await self.session.close()
+        except TimeoutError:
+            await self.session.abandon()
 
     async def __aenter__(self) -> PlaywrightDriver:
         return self

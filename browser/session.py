@@ -8,7 +8,9 @@ policy and, with submit blocked, aborts state-changing methods.
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
+import os
 import tempfile
 from pathlib import Path
 from typing import Literal, cast
@@ -72,6 +74,7 @@ class BrowserSession:
         self._playwright = playwright
         self._browser = browser
         self._closed = False
+        self._scratch: tempfile.TemporaryDirectory[str] | None = None  # the browser's temp folders
 
     # --- construction ------------------------------------------------------------------------
 
@@ -84,11 +87,13 @@ class BrowserSession:
         vault: SecretVault | None = None,
         downloads_dir: Path | None = None,
     ) -> BrowserSession:
-        pw = await async_playwright().start()
+        scratch = tempfile.TemporaryDirectory(prefix="waypost-browser-")
+        pw = await _start_playwright(scratch.name)
         try:
             launched = await launch(pw, options or LaunchOptions())
         except BaseException:
             await pw.stop()
+            scratch.cleanup()
             raise
         session = cls(
             launched.context,
@@ -98,6 +103,7 @@ class BrowserSession:
             playwright=pw,
             browser=launched.browser,
         )
+        session._scratch = scratch
         await session._install()
         return session
 
@@ -158,6 +164,12 @@ class BrowserSession:
         if not self._pages:
             raise RuntimeError("the session has no open tab")
         return self._pages[-1]
+
+    @property
+    def alive(self) -> bool:
+        """False once the session was closed, its browser disconnected or its last tab went."""
+        connected = self._browser is None or self._browser.is_connected()
+        return not self._closed and connected and bool(self._pages)
 
     @property
     def tabs(self) -> list[Page]:
@@ -248,5 +260,34 @@ class BrowserSession:
                 await self._browser.close()
         if self._playwright is not None:
             await self._playwright.stop()
-        if self._tmp is not None:
-            self._tmp.cleanup()
+        self._cleanup()
+
+    async def abandon(self) -> None:
+        """Stops Playwright's driver, which takes its browser with it: for a browser that would not
+        close (or is already gone). Never raises a Playwright error."""
+        self._closed = True
+        if self._playwright is not None:
+            with contextlib.suppress(Error, TimeoutError):
+                async with asyncio.timeout(5):
+                    await self._playwright.stop()
+        self._cleanup()
+
+    def _cleanup(self) -> None:
+        for folder in (self._tmp, self._scratch):
+            if folder is not None:
+                folder.cleanup()
+
+
+async def _start_playwright(tmpdir: str) -> Playwright:
+    """Starts Playwright's driver with TMPDIR=`tmpdir`: the driver and the Chromium it launches keep
+    their profile and temp folders there, and the session removes it on close, so a browser that
+    crashed or was killed leaves nothing behind in the system temp folder."""
+    saved = os.environ.get("TMPDIR")
+    os.environ["TMPDIR"] = tmpdir
+    try:
+        return await async_playwright().start()
+    finally:
+        if saved is None:
+            os.environ.pop("TMPDIR", None)
+        else:
+            os.environ["TMPDIR"] = saved

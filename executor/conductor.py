@@ -9,11 +9,13 @@ the run journal, so a run killed between steps resumes where it stopped, and a s
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Mapping
 from functools import partial
 from pathlib import Path
 from types import MappingProxyType
 
+from browser.deadline import BrowserLost
 from executor.budget import BudgetEnforcer
 from executor.checkpoint_store import CheckpointStore
 from executor.confirm import ConfirmHandler, HumanConfirmBroker
@@ -144,6 +146,8 @@ class RunConductor:
             )
             return fmt.clarify(question, reason=f"plan_status={plan.plan_status}")
         leg = self._leg(state, runtime, checkpoint, journal, fmt)
+        if state.resources is not None:  # no browser call outlives the run's time budget
+            state.resources.set_wall(time.monotonic() + leg.budget.remaining_s())
         try:
             while True:
                 await leg.record_resolved()
@@ -167,6 +171,10 @@ class RunConductor:
                     return ended
         except BudgetExceeded as exc:
             return await leg.pause(RunStatus.ABORTED_BUDGET, exc.what, None)
+        except BrowserLost as exc:
+            resume = f"waypost resume {state.run_id}"
+            why = f"{exc}; nothing more could be done in it (`{resume}` starts a new browser)"
+            return await leg.pause(RunStatus.FAILED, why, None)
         except asyncio.CancelledError:
             await journal.checkpoint(None)
             raise
@@ -243,6 +251,9 @@ class RunConductor:
         """Runs one cleared step; a bundle when the run ends here, None to go on."""
         try:
             step_run = await self._execute(leg, runtime, step, decision)
+        except BrowserLost:
+            leg.scheduler.requeue(step)  # unfinished: a resume runs it again in a new browser
+            raise
         except StepPaused as paused:  # an action inside the step waits for a person
             leg.scheduler.requeue(step)
             status = _PAUSE_STATUS.get(paused.pending.kind, RunStatus.NEEDS_CONFIRMATION)

@@ -81,6 +81,23 @@ class MemoryStore:
     def beside(cls, runs_dir: str | Path) -> MemoryStore:
         return cls(Path(runs_dir) / MEMORY_FILENAME)
 
+    @classmethod
+    def beside_or_set_aside(cls, runs_dir: str | Path) -> tuple[MemoryStore, Path | None]:
+        """The memory beside the runs; a file SQLite cannot read is renamed (kept for a person to
+        look at) and a fresh, empty memory takes its place: memory is a hint, never a reason to stop.
+        Returns the store and where the unreadable file went (None when nothing was set aside)."""
+        path = Path(runs_dir) / MEMORY_FILENAME
+        try:
+            return cls(path), None
+        except MemoryStoreError as exc:
+            if not isinstance(exc.__cause__, sqlite3.DatabaseError) or not path.exists():
+                raise
+        aside = path.with_name(f"{MEMORY_FILENAME}.unreadable-{datetime.now(UTC):%Y%m%dT%H%M%S%f}")
+        path.rename(aside)
+        for suffix in ("-wal", "-shm"):
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+        return cls(path), aside
+
     # --- writing (the runtime only) --------------------------------------------------------------
 
     def _put(self, kind: Kind, site: str, key: str, value: Any, run_id: str | None) -> None:

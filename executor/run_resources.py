@@ -7,16 +7,29 @@ per run folder, and the run's declared secrets, which only the browser driver re
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Awaitable, Callable, Mapping
 from pathlib import Path
 from typing import Any
 
+from browser.deadline import BrowserLost, BrowserUnresponsive
 from browser.driver import BrowserDriver, PlaywrightDriver
-from browser.models import BrowserPolicy, LaunchOptions
+from browser.models import BrowserPolicy, LaunchOptions, PageCapture
 from browser.secrets import SecretVault
+from executor.observability import log
 from receipts.layout import RunFolder
 from receipts.recorder import JsonlRecorder
 from receipts.redaction import Redactor
+
+FINAL_CAPTURE_S = 3.0
+
+
+def _set_wall(driver: object, wall: float | None) -> None:
+    """Gives a driver whose calls stop at a wall (PlaywrightDriver; fakes need not) its wall."""
+    setter = getattr(driver, "set_wall", None)
+    if setter is not None:
+        setter(wall)
+
 
 DriverFactory = Callable[["RunResources"], Awaitable[BrowserDriver]]
 
@@ -30,8 +43,6 @@ async def launch_playwright(resources: RunResources) -> BrowserDriver:
     )
 
 
-#: Seconds the final screenshot may take when a run ends (a stopped run gets less, see conductor).
-FINAL_CAPTURE_S = 10.0
 #: A run stopped by a person: its final picture may not delay the stop.
 STOPPED_CAPTURE_S = 0.5
 
@@ -60,6 +71,12 @@ class RunResources:
         self._driver: BrowserDriver | None = None
         self._recorder: JsonlRecorder | None = None
         self._lock = asyncio.Lock()
+        self._wall: float | None = None
+
+    def set_wall(self, wall: float | None) -> None:
+        """No browser call may run past `wall` (time.monotonic()): the run's time budget."""
+        self._wall = wall
+        _set_wall(self._driver, wall)
 
     @property
     def browser_started(self) -> bool:
@@ -70,6 +87,7 @@ class RunResources:
         async with self._lock:
             if self._driver is None:
                 self._driver = await self._driver_factory(self)
+                _set_wall(self._driver, self._wall)
             return self._driver
 
     async def recorder(self) -> JsonlRecorder:
@@ -95,17 +113,24 @@ class RunResources:
         driver, self._driver = self._driver, None
         try:
             if driver is not None:
-                try:
-                    async with asyncio.timeout(capture_within_s):
-                        final_state = await driver.capture(screenshot=True)
-                except TimeoutError:
-                    final_state = None
+                final_state = await _final_capture(driver, capture_within_s)
             await recorder.write_run_meta(meta)
             await recorder.finish(status, reason=reason, final_state=final_state)
         finally:
             self._recorder = None
             if driver is not None:
                 await driver.close()
+
+
+async def _final_capture(driver: BrowserDriver, within_s: float) -> PageCapture | None:
+    """The last picture of the page, if it answers within `within_s` (a stuck, dead or still-loading
+    page must not hold the run open: the run ends without it)."""
+    _set_wall(driver, time.monotonic() + within_s)
+    try:
+        return await driver.capture(screenshot=True)
+    except (BrowserUnresponsive, BrowserLost) as exc:
+        log.warning("no final capture", extra={"error": str(exc)})
+        return None
 
 
 ResourcesFactory = Callable[[str, Path], RunResources]

@@ -26,6 +26,9 @@ def _info(folder: RunFolder) -> RunInfo:
     records = (receipt or {}).get("records")
     paths = [p for p in (folder.receipts, folder.run_json) if p.exists()]
     mtime = max(p.stat().st_mtime for p in paths)
+    if not isinstance(status, str) and folder.receipts.exists():
+        # never sealed: the process was killed mid-run; what it recorded is still there to count
+        status, records = "INTERRUPTED", _count_records(folder.receipts)
     return RunInfo(
         run_id=folder.run_id,
         folder=folder,
@@ -33,6 +36,11 @@ def _info(folder: RunFolder) -> RunInfo:
         records=records if isinstance(records, int) else None,
         modified=datetime.fromtimestamp(mtime, UTC),
     )
+
+
+def _count_records(receipts: Path) -> int:
+    with receipts.open("rb") as lines:
+        return sum(1 for line in lines if line.strip())
 
 
 def list_runs(runs_dir: Path | str) -> list[RunInfo]:

@@ -95,7 +95,7 @@ def test_doctor_checks_every_part(
     monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
     code, out, _ = run_cli(capsys, "doctor", "--json")
     checks = {c["name"]: c for c in json.loads(out)}
-    assert set(checks) == {"chromium", "qt", "fonts", "model", "runs_dir", "keyring"}
+    assert set(checks) == {"chromium", "qt", "fonts", "model", "runs_dir", "keyring", "runstore", "memory"}
     assert checks["chromium"]["ok"], checks["chromium"]["detail"]
     assert code == (0 if all(c["ok"] for c in checks.values()) else 1)
     monkeypatch.setenv("WAYPOST_BROWSER", str(waypost_home / "no-such-chromium"))

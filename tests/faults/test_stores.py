@@ -1,0 +1,48 @@
+"""Broken state files: an unreadable memory store is set aside and reported; commands go on."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from app.cli import main
+from executor.memory import MEMORY_FILENAME
+
+
+@pytest.mark.parametrize(
+    "garbage", [b"this is not a database" * 100, b"SQLite format 3\x00" + b"\xff" * 4000]
+)
+def test_corrupt_memory_is_set_aside_and_the_command_goes_on(
+    garbage: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    runs = tmp_path / "runs"
+    runs.mkdir()
+    (runs / MEMORY_FILENAME).write_bytes(garbage)
+    monkeypatch.setenv("WAYPOST_CONFIG_DIR", str(tmp_path / "config"))
+    monkeypatch.setenv("WAYPOST_RUNS_DIR", str(runs))
+    plan = tmp_path / "plan.json"
+    plan.write_text(
+        json.dumps({"mode": "A", "plan_status": "READY", "steps": [{"step_id": "s", "type": "COMPUTE"}]})
+    )
+    code = main(["run", "--plan", str(plan), "--json"])
+    out, err = capsys.readouterr()
+    assert json.loads(out)["run_id"] and code in {0, 1}
+    assert "set aside" in err
+    kept = list(runs.glob(f"{MEMORY_FILENAME}.unreadable-*"))
+    assert len(kept) == 1 and kept[0].read_bytes() == garbage  # kept for a person to look at
+    assert main(["plan", "Open http://127.0.0.1:9/ and read the title", "--planner", "rules", "--json"]) == 0
+    assert "set aside" not in capsys.readouterr().err  # the fresh memory opens cleanly next time
+
+
+def test_doctor_checks_the_stores_and_says_how_to_recover(tmp_path: Path) -> None:
+    from app.doctor_stores import check_stores
+    from executor.memory import MemoryStore
+
+    MemoryStore.beside(tmp_path)  # a healthy memory
+    assert [c.ok for c in check_stores(tmp_path)] == [True, True]
+    (tmp_path / "waypost.sqlite3").write_bytes(b"not a database at all" * 50)
+    store, memory = check_stores(tmp_path)
+    assert not store.ok and "cannot be read" in store.detail and "mv " in store.fix
+    assert memory.ok
