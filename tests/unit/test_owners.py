@@ -77,12 +77,17 @@ def secret_spellings(root: Path = ROOT) -> list[str]:
 
 
 def size_violations(root: Path = ROOT) -> list[str]:
+    """Modules of every package stay under MAX_MODULE_LINES; executor functions under MAX_FUNCTION_LINES."""
     problems: list[str] = []
-    for path in sorted((root / "executor").rglob("*.py")):
+    for path in sorted(
+        p for package in (*PACKAGES, "voice", "evals") for p in (root / package).rglob("*.py")
+    ):
         rel = path.relative_to(root).as_posix()
         text = path.read_text(encoding="utf-8")
         if len(text.splitlines()) > MAX_MODULE_LINES:
             problems.append(f"{rel} has {len(text.splitlines())} lines")
+        if not rel.startswith("executor/"):
+            continue
         for node in ast.walk(ast.parse(text, filename=rel)):
             if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
                 length = (node.end_lineno or node.lineno) - node.lineno + 1
@@ -107,7 +112,7 @@ def test_the_checker_catches_a_second_placeholder_pattern(tmp_path: Path) -> Non
     assert "planner/p.py:2" in problem
 
 
-def test_executor_functions_and_modules_stay_short() -> None:
+def test_modules_and_executor_functions_stay_short() -> None:
     assert size_violations() == []
 
 
