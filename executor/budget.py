@@ -41,6 +41,7 @@ class BudgetEnforcer:
         self._waited_s = 0.0
         self._wait_started: float | None = None
         self._deadline: asyncio.Timeout | None = None
+        self._after_wait: list[Callable[[float], None]] = []
 
     def _waiting_s(self) -> float:
         """Seconds spent waiting for a person in this leg, a wait in progress included."""
@@ -94,6 +95,13 @@ class BudgetEnforcer:
             self._waited_s += waited
             if deadline is not None and when is not None:
                 deadline.reschedule(when + waited)
+            for listener in self._after_wait:
+                listener(waited)
+
+    def after_wait(self, listener: Callable[[float], None]) -> None:
+        """`listener(seconds)` after each wait for a person: other deadlines that follow the time
+        budget (the browser's wall) move by as much."""
+        self._after_wait.append(listener)
 
     @contextlib.asynccontextmanager
     async def step_timeout(self) -> AsyncIterator[None]:

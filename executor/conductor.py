@@ -148,6 +148,7 @@ class RunConductor:
         leg = self._leg(state, runtime, checkpoint, journal, fmt)
         if state.resources is not None:  # no browser call outlives the run's time budget
             state.resources.set_wall(time.monotonic() + leg.budget.remaining_s())
+            leg.budget.after_wait(state.resources.extend_wall)  # a person's time is not the run's
         try:
             while True:
                 await leg.record_resolved()

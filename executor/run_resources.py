@@ -78,6 +78,11 @@ class RunResources:
         self._wall = wall
         _set_wall(self._driver, wall)
 
+    def extend_wall(self, seconds: float) -> None:
+        """Moves the wall later: time a person spent deciding is not the run's time."""
+        if self._wall is not None:
+            self.set_wall(self._wall + seconds)
+
     @property
     def browser_started(self) -> bool:
         return self._driver is not None

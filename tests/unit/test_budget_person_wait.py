@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+from pathlib import Path
+from typing import cast
 
 import pytest
 
+from browser.driver import BrowserDriver
 from executor.budget import BudgetEnforcer
 from executor.models import BudgetStateV1
+from executor.run_resources import RunResources
 from planner.models import Budget
 
 
@@ -60,3 +64,26 @@ async def test_a_wait_between_steps_touches_no_finished_deadline() -> None:
     with budget.person_waiting():  # a step's gate, asked after the previous step ended
         await asyncio.sleep(0)
     assert budget.exceeded() is None
+
+
+async def test_the_browsers_wall_moves_by_a_persons_wait(tmp_path: Path) -> None:
+    """A person deciding for longer than the whole time budget still leaves the run its browser."""
+
+    walls: list[float | None] = []
+
+    class WallDriver:
+        def set_wall(self, wall: float | None) -> None:
+            walls.append(wall)
+
+    async def launch(_: RunResources) -> BrowserDriver:
+        return cast(BrowserDriver, WallDriver())
+
+    clock = Clock()
+    budget = BudgetEnforcer(Budget(max_time_ms=20_000), clock=clock)
+    resources = RunResources(run_id="run_wall", run_dir=tmp_path, driver_factory=launch)
+    resources.set_wall(clock.now + budget.remaining_s())
+    budget.after_wait(resources.extend_wall)
+    await resources.driver()
+    with budget.person_waiting():
+        clock.now += 28
+    assert walls == [120.0, 148.0]
