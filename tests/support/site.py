@@ -32,6 +32,7 @@ class FixtureSite:
     def __init__(self, root: Path = SITE_DIR) -> None:
         self.root = root
         self._lock = threading.Lock()
+        self._got = threading.Condition(self._lock)  # notified on every GET
         self._posts: Counter[str] = Counter()
         self._post_bodies: dict[str, list[bytes]] = {}
         self._gets: list[str] = []
@@ -93,6 +94,11 @@ class FixtureSite:
         with self._lock:
             return list(self._gets)
 
+    def wait_for_get(self, prefix: str, timeout_s: float = 30) -> bool:
+        """Blocks until a GET whose path starts with `prefix` has arrived (run it in a thread)."""
+        with self._got:
+            return self._got.wait_for(lambda: any(p.startswith(prefix) for p in self._gets), timeout_s)
+
     def clear_posts(self) -> None:
         with self._lock:
             self._posts.clear()
@@ -129,8 +135,9 @@ def _make_handler(site: FixtureSite) -> type[BaseHTTPRequestHandler]:
 
         def do_GET(self) -> None:
             parts = urlsplit(self.path)
-            with site._lock:
+            with site._got:
                 site._gets.append(self.path)
+                site._got.notify_all()
             path = parts.path
             if path == "/slow":
                 delay = float(parse_qs(parts.query).get("delay", ["2"])[0])

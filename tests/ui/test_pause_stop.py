@@ -77,7 +77,8 @@ async def test_stop_during_a_slow_page_load_cancels_at_once(
         assert window.gate_dialog is not None
         window.gate_dialog.approve_button.click()
         await asyncio.wait_for(started, 30)
-        await asyncio.sleep(0.5)  # the page is loading (the server holds it for 30 s)
+        # the page is loading: the server has its request and holds the answer for 30 s
+        assert await asyncio.to_thread(site.wait_for_get, "/slow", 30)
         window.live_view.stop_button.click()
         # Typically 0.02-0.25 s; the bound leaves room for a machine shared by many test runs, and still
         # fails the 17 s the issue saw (the cancel, receipts flush and browser close all fit in it).
