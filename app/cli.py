@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from app import cli_eval, cli_voice
+from app import cli_batch, cli_eval, cli_voice
 from app.cli_errors import (
     EnvironmentProblem,
     check_display,
@@ -106,6 +106,7 @@ def _parser() -> argparse.ArgumentParser:
     doctor = sub.add_parser("doctor", help="check Chromium, Qt, fonts, the model endpoint")
     common(doctor)
     cli_eval.add_parser(sub)
+    cli_batch.add_parser(sub)
     return parser
 
 
@@ -289,6 +290,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         "doctor": _cmd_doctor,
         "transcribe": cli_voice.cmd_transcribe,
         "eval": cli_eval.cmd_eval,
+        "batch": cli_batch.cmd_batch,
     }
     command = commands[args.command]
 

@@ -56,6 +56,8 @@ class Settings(BaseModel):
     approve: ApprovalPolicy = ApprovalPolicy.ASK
     browser_path: str | None = None
     cdp_url: str | None = None
+    #: Endpoints `waypost batch` uses without --browser (ws:// Playwright servers, http:// CDP).
+    browser_endpoints: list[str] = Field(default_factory=list)
     runs_dir: Path = Field(default_factory=lambda: data_dir() / "runs")
     search_url: str | None = None
     search_provider: Literal["browser", "searxng", "local"] = "browser"
