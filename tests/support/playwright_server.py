@@ -34,7 +34,7 @@ def _free_port() -> int:
 def browser_registry(folder: Path) -> Path:
     """A registry whose chromium and headless-shell entries (of the revision this Playwright
     expects, read from its browsers.json) are links to the system Chromium."""
-    node, cli = compute_driver_executable()
+    _node, cli = compute_driver_executable()
     listing = json.loads((Path(cli).parent / "browsers.json").read_text(encoding="utf-8"))
     revisions = {b["name"]: b["revision"] for b in listing["browsers"]}
     chromium = find_chromium()
