@@ -54,13 +54,14 @@ def _bad(message: str) -> int:
     return EXIT_BAD_INPUT
 
 
-def _new_journal(args: argparse.Namespace, settings: Settings, runs_dir: Path) -> BatchJournal:
+async def _new_journal(args: argparse.Namespace, settings: Settings, runs_dir: Path) -> BatchJournal:
     if args.suite is None:
         raise SuiteError("give a SUITE file, or --resume BATCH_ID")
     if args.workers < 1 or (args.per_browser is not None and args.per_browser < 1):
         raise SuiteError("--workers and --per-browser take a number of at least 1")
     cases = read_suite(args.suite)
     endpoints = list(args.browser or settings.browser_endpoints)
+    await check_endpoints(endpoints)  # before the batch exists: a typo leaves nothing behind
     per = args.per_browser or math.ceil(args.workers / max(1, len(endpoints)))
     return BatchJournal.create(
         runs_dir,
@@ -93,9 +94,9 @@ async def cmd_batch(args: argparse.Namespace, settings: Settings) -> int:
             if args.suite is not None:
                 raise SuiteError("give a SUITE or --resume BATCH_ID, not both")
             journal = BatchJournal.open(runs_dir, args.resume)
+            await check_endpoints(journal.spec.endpoints)
         else:
-            journal = _new_journal(args, settings, runs_dir)
-        await check_endpoints(journal.spec.endpoints)
+            journal = await _new_journal(args, settings, runs_dir)
     except (SuiteError, EndpointError, BatchJournalError) as exc:
         return _bad(str(exc))
     spec = journal.spec

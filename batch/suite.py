@@ -39,7 +39,8 @@ class SuiteCase(Contract):
 def _first_error(exc: ValidationError) -> str:
     err = exc.errors()[0]
     where = ".".join(str(p) for p in err["loc"])
-    return f"{where}: {err['msg']}" if where else str(err["msg"])
+    said = str(err["msg"]).removeprefix("Value error, ")
+    return f"{where}: {said}" if where else said
 
 
 def parse_suite(text: str, *, source: str = "suite") -> list[SuiteCase]:

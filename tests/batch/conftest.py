@@ -10,9 +10,15 @@ import pytest
 from tests.support.playwright_server import PlaywrightServer, browser_registry
 
 
+@pytest.fixture(scope="session")
+def registry(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A browser registry linking to the system Chromium, shared by every server of the session."""
+    return browser_registry(tmp_path_factory.mktemp("pw-browsers"))
+
+
 @pytest.fixture(scope="module")
-def grid(tmp_path_factory: pytest.TempPathFactory) -> Iterator[list[PlaywrightServer]]:
-    registry = browser_registry(tmp_path_factory.mktemp("pw-browsers"))
+def grid(registry: Path) -> Iterator[list[PlaywrightServer]]:
+    """Two Playwright servers, shared by the tests of a module (each connection gets its own browser)."""
     with PlaywrightServer(registry) as one, PlaywrightServer(registry) as two:
         yield [one, two]
 
