@@ -8,6 +8,7 @@ import signal
 import subprocess
 import sys
 import threading
+import xml.etree.ElementTree as ET
 from collections import Counter
 from pathlib import Path
 
@@ -87,14 +88,8 @@ def test_kill_9_then_resume_runs_every_case_once(
     for path in paths:
         assert loads[path] == (1 if path in ended_before else loads[path]) and 1 <= loads[path] <= 2, loads
     assert sum(loads[p] == 2 for p in paths) <= 2  # at most the in-flight ones (two workers) twice
-    assert len(ET_testcases(junit)) == 4
+    assert len(ET.parse(junit).getroot().findall("./testsuite/testcase")) == 4
     assert all(verify(runs_dir / r["run_id"]).ok for r in runs)
     main(["batch", "--resume", batch_dir.name, "--json"])  # resuming a finished batch runs nothing
     again = json.loads(capsys.readouterr().out)
     assert again["runs"] == runs and Counter(g for g in site.get_requests() if "case=kill-" in g) == loads
-
-
-def ET_testcases(junit: Path) -> list[object]:
-    import xml.etree.ElementTree as ET
-
-    return ET.parse(junit).getroot().findall("./testsuite/testcase")
