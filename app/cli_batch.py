@@ -17,7 +17,7 @@ from batch.journal import BatchJournal, BatchJournalError
 from batch.junit import write_junit
 from batch.pool import EndpointPool
 from batch.progress import BatchProgress
-from batch.resources import endpoint_resources
+from batch.resources import GridClient
 from batch.results import BatchSummary
 from batch.runner import BatchOptions, BatchRunner
 from batch.suite import SuiteError, read_suite
@@ -101,7 +101,6 @@ async def cmd_batch(args: argparse.Namespace, settings: Settings) -> int:
         return _bad(str(exc))
     spec = journal.spec
     core = build_core(settings)
-    core.resources = endpoint_resources(launch_options(settings))
     done = len(journal.state().ended)
     progress = None if args.json else BatchProgress(len(journal.cases), done)
     options = BatchOptions(
@@ -109,7 +108,9 @@ async def cmd_batch(args: argparse.Namespace, settings: Settings) -> int:
     )
     runner = BatchRunner(core, journal, EndpointPool(spec.endpoints, spec.per_endpoint), options, progress)
     try:
-        summary = await runner.run()
+        async with GridClient() as grid:
+            core.resources = grid.resources(launch_options(settings))
+            summary = await runner.run()
     except asyncio.CancelledError:
         print(
             f"waypost: batch {spec.batch_id} stopped; cases that ended are kept. "

@@ -7,6 +7,7 @@ browsers of its own. The server launches a browser per connection, as a grid doe
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import signal
@@ -57,7 +58,8 @@ class PlaywrightServer:
         self.registry = registry
         self.port = _free_port()
         self.process: subprocess.Popen[str] | None = None
-        self._tmp = tempfile.TemporaryDirectory(prefix="waypost-pwserver-")
+        # a killed browser may still be writing its profile as the folder goes: not an error here
+        self._tmp = tempfile.TemporaryDirectory(prefix="waypost-pwserver-", ignore_cleanup_errors=True)
 
     @property
     def endpoint(self) -> str:
@@ -87,11 +89,28 @@ class PlaywrightServer:
             if line.startswith("Listening on"):
                 listening.set()
 
+    def _browser_groups(self) -> set[int]:
+        """Process groups of the browsers this server launched (their profiles live in its TMPDIR;
+        Playwright starts each browser in a group of its own)."""
+        marker = self._tmp.name.encode()
+        groups = set()
+        for entry in Path("/proc").iterdir():
+            try:
+                if entry.name.isdigit() and marker in (entry / "cmdline").read_bytes():
+                    groups.add(os.getpgid(int(entry.name)))
+            except (OSError, ProcessLookupError):
+                continue
+        return groups
+
     def kill(self) -> None:
         """kill -9 of the server and the browsers it launched: a grid node that dies."""
         if self.process is not None and self.process.poll() is None:
+            browsers = self._browser_groups()
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait()
+            for group in browsers:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(group, signal.SIGKILL)
 
     def stop(self) -> None:
         """Ends the server at once (the browsers it launched exit when their pipe closes)."""
