@@ -17,11 +17,11 @@ from batch.journal import BatchJournal, BatchJournalError
 from batch.junit import write_junit
 from batch.pool import EndpointPool
 from batch.progress import BatchProgress
-from batch.resources import GridClient
+from batch.resources import endpoint_resources
 from batch.results import BatchSummary
 from batch.runner import BatchOptions, BatchRunner
 from batch.suite import SuiteError, read_suite
-from browser.grid import EndpointError, check_endpoints
+from browser.grid import EndpointError, GridClient, check_endpoints
 from executor.models import ApprovalPolicy
 
 EXIT_BAD_INPUT = 2
@@ -109,7 +109,7 @@ async def cmd_batch(args: argparse.Namespace, settings: Settings) -> int:
     runner = BatchRunner(core, journal, EndpointPool(spec.endpoints, spec.per_endpoint), options, progress)
     try:
         async with GridClient() as grid:
-            core.resources = grid.resources(launch_options(settings))
+            core.resources = endpoint_resources(grid, launch_options(settings))
             summary = await runner.run()
     except asyncio.CancelledError:
         print(

@@ -13,8 +13,6 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
-from playwright.async_api import Error as PlaywrightError
-
 from batch.index_page import write_index
 from batch.journal import BatchJournal
 from batch.pool import EndpointPool, NoEndpointLeft, Slot
@@ -22,7 +20,7 @@ from batch.resources import ENDPOINT
 from batch.results import BatchSummary, CaseResult
 from batch.suite import SuiteCase
 from browser.deadline import BrowserLost
-from browser.grid import reachable
+from browser.grid import BrowserError, reachable
 from common.contracts import new_id
 from executor.checkpoint_store import CheckpointStoreError
 from executor.errors import ExecutorError
@@ -39,7 +37,7 @@ CASE_ERRORS: tuple[type[BaseException], ...] = (
     ValueError,
     RuntimeError,
     LookupError,
-    PlaywrightError,
+    BrowserError,
     BrowserLost,
     ExecutorError,
     CheckpointStoreError,

@@ -21,9 +21,10 @@ from app.settings import load_settings
 from app.wiring import build_core, launch_options
 from batch.journal import BatchJournal
 from batch.pool import EndpointPool
-from batch.resources import GridClient
+from batch.resources import endpoint_resources
 from batch.runner import BatchOptions, BatchRunner
 from batch.suite import SuiteCase
+from browser.grid import GridClient
 from executor.models import ApprovalPolicy
 from tests.support.playwright_server import PlaywrightServer, browser_registry
 from tests.support.site import FixtureSite
@@ -97,7 +98,7 @@ async def one_batch(
     runner = BatchRunner(core, journal, pool, options)
     peak = Peak()
     async with GridClient() as grid, asyncio.TaskGroup() as group:
-        core.resources = grid.resources(launch_options(settings))
+        core.resources = endpoint_resources(grid, launch_options(settings))
         watcher = group.create_task(peak.watch(pool))
         began = time.perf_counter()
         summary = await runner.run()

@@ -11,10 +11,20 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from pathlib import Path
+from types import TracebackType
 from typing import Literal
 from urllib.parse import urlsplit
 
-from browser.options import LaunchOptions
+from playwright.async_api import Browser, Playwright, async_playwright
+from playwright.async_api import Error as BrowserError
+
+from browser.deadline import BrowserLost
+from browser.driver import PlaywrightDriver
+from browser.options import BrowserPolicy, LaunchOptions
+from browser.secrets import SecretVault
+
+__all__ = ["BrowserError", "EndpointError", "GridClient", "check_endpoints", "endpoint_options", "reachable"]
 
 #: A Playwright server launches the browser for the connection with these options (JSON).
 LAUNCH_OPTIONS_HEADER = "x-playwright-launch-options"
@@ -87,3 +97,71 @@ async def check_endpoints(urls: list[str]) -> None:
             + ", ".join(down)
             + " (is the Playwright server or browser running there?)"
         )
+
+
+class GridDriver(PlaywrightDriver):
+    """A run's driver on a remote browser: closing the run closes its connection (and so the
+    browser the server launched for it), not the Playwright client the runs share."""
+
+    def __init__(self, driver: PlaywrightDriver, browser: Browser) -> None:
+        super().__init__(driver.session, driver.deadlines)
+        self._remote = browser
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            with contextlib.suppress(BrowserError, TimeoutError):
+                async with asyncio.timeout(PROBE_S):
+                    await self._remote.close()
+
+
+class GridClient:
+    """One Playwright client shared by many runs (its driver is a process of about 120 MB: one per
+    run would cost more than the runs), started on first use and stopped on exit. Each run still
+    gets a connection of its own, and so a browser and a context of its own."""
+
+    def __init__(self) -> None:
+        self._pw: Playwright | None = None
+        self._lock = asyncio.Lock()
+
+    async def __aenter__(self) -> GridClient:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if self._pw is not None:
+            pw, self._pw = self._pw, None
+            await pw.stop()
+
+    async def _browser(self, options: LaunchOptions) -> Browser:
+        async with self._lock:
+            if self._pw is None:
+                self._pw = await async_playwright().start()
+            pw = self._pw
+        if options.cdp_url:
+            return await pw.chromium.connect_over_cdp(options.cdp_url)
+        assert options.ws_endpoint is not None
+        return await pw.chromium.connect(options.ws_endpoint, headers=options.ws_headers or None)
+
+    async def driver(
+        self, options: LaunchOptions, *, policy: BrowserPolicy, vault: SecretVault, downloads_dir: Path
+    ) -> PlaywrightDriver:
+        """A driver on a browser of the endpoint in `options`. An endpoint that cannot be reached is a
+        lost browser (a batch moves the run elsewhere), not a Playwright traceback."""
+        where = options.ws_endpoint or options.cdp_url
+        try:
+            browser = await self._browser(options)
+        except BrowserError as exc:
+            said = exc.message.splitlines()[0] if exc.message else type(exc).__name__
+            raise BrowserLost(f"the browser at {where} could not be reached ({said})") from exc
+        try:
+            base = await PlaywrightDriver.on_browser(
+                browser, policy=policy, secrets=vault, downloads_dir=downloads_dir
+            )
+        except BrowserError as exc:
+            with contextlib.suppress(BrowserError):
+                await browser.close()
+            raise BrowserLost(f"the browser at {where} went away while the run was starting") from exc
+        return GridDriver(base, browser)
