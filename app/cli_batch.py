@@ -82,8 +82,9 @@ def _human(summary: BatchSummary, journal: BatchJournal, junit: Path | None) -> 
     ]
     if junit:
         lines.append(f"junit: {junit}")
-    if summary.failed:
-        lines.append(f"a stopped batch goes on with: waypost batch --resume {summary.batch_id}")
+    paused = [r.run_id for r in summary.runs if r.run_status == "NEEDS_CONFIRMATION" and r.run_id]
+    if paused:
+        lines.append(f"awaiting approval: waypost resume RUN --approve all  (RUN: {', '.join(paused)})")
     return "\n".join(lines)
 
 
