@@ -31,6 +31,7 @@ from app.terminal_confirm import TerminalConfirm
 from app.wiring import build_core, launch_options
 from browser.discovery import ChromiumNotFound
 from common.contracts import new_id
+from common.secrecy import live_secrets, scrub, scrub_data
 from executor.checkpoint_store import CheckpointStoreError
 from executor.confirm import ConfirmHandler
 from executor.models import ApprovalPolicy, RunBundleV1
@@ -126,9 +127,9 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 def _emit(args: argparse.Namespace, document: Any, human: str) -> None:
     if args.json:
-        print(json.dumps(document, indent=2, ensure_ascii=False, default=str))
+        print(scrub(json.dumps(scrub_data(document), indent=2, ensure_ascii=False, default=str)))
     else:
-        print(human)
+        print(scrub(human))
 
 
 def _confirm_handler(policy: ApprovalPolicy) -> ConfirmHandler | None:
@@ -199,6 +200,18 @@ async def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
         secrets = read_secrets(args.secret)
     except SecretOptionError as exc:
         raise BadInput(str(exc)) from exc
+    with live_secrets(secrets.values()):  # what is printed after the run's vault is gone
+        return await _run_plan(args, core, plan, secrets, settings, spoken)
+
+
+async def _run_plan(
+    args: argparse.Namespace,
+    core: AgentCore,
+    plan: ExecutionPlan,
+    secrets: dict[str, str],
+    settings: Settings,
+    spoken: tuple[str, Any, Any] | None,
+) -> int:
     args.stop.run_id = run_id = new_id("run")  # named now: a stopped run says how to resume it
     bundle = await core.run(
         plan,
