@@ -112,6 +112,10 @@ class SecretRedactor:
     def text(self, value: str) -> str:
         return value if self._pattern is None else self._pattern.sub(REDACTED, value)
 
+    def values(self) -> list[str]:
+        """What it redacts (declared values and hidden typed ones): for masking a screenshot only."""
+        return sorted(self._values)
+
     def contains(self, value: str) -> bool:
         return self._pattern is not None and self._pattern.search(value) is not None
 
