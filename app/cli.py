@@ -195,7 +195,7 @@ async def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     else:
         plan = (await core.plan(args.task, url=args.url, planner=settings.planner)).plan
         if not args.json:
-            print(_describe_plan(plan), file=sys.stderr)
+            print(scrub(_describe_plan(plan)), file=sys.stderr)
     try:
         secrets = read_secrets(args.secret)
     except SecretOptionError as exc:
@@ -330,15 +330,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         ReceiptsError,
         cli_voice.VoiceInputError,
     ) as exc:
-        print(f"waypost: {exc}", file=sys.stderr)
+        print(scrub(f"waypost: {exc}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     except (EnvironmentProblem, ChromiumNotFound) as exc:
-        print(f"waypost: {exc}", file=sys.stderr)
+        print(scrub(f"waypost: {exc}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         return quiet_broken_pipe()
     except OSError as exc:  # a file or folder of this machine, named in the sentence
-        print(f"waypost: {describe_os_error(exc)}", file=sys.stderr)
+        print(scrub(f"waypost: {describe_os_error(exc)}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     except (KeyboardInterrupt, asyncio.CancelledError):
         return stop.report(bool(getattr(args, "json", False)))
