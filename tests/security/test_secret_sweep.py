@@ -84,7 +84,9 @@ def masked(image: QImage, box: tuple[int, int, int, int]) -> bool:
     return filled(image, box, MASK_COLOR)
 
 
+@pytest.mark.parametrize("output", ["--json", "plain"])
 def test_no_form_of_any_secret_is_written_anywhere(
+    output: str,
     waypost_home: Path,
     site: FixtureSite,
     llm_server: ScriptedLLMServer,
@@ -95,16 +97,20 @@ def test_no_form_of_any_secret_is_written_anywhere(
     monkeypatch.setenv("OPENAI_BASE_URL", llm_server.url)
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
     monkeypatch.setenv("WAYPOST_MODEL", "test-model")
-    args = ["run", "--plan", str(plan_file(waypost_home, site)), "--approve", "all", "--json"]
+    args = ["run", "--plan", str(plan_file(waypost_home, site)), "--approve", "all"]
+    args += ["--json"] if output == "--json" else []
     for name in SECRETS:
         monkeypatch.setenv(f"SWEEP_{name.upper()}", SECRETS[name])
         args += ["--secret", f"{name}=env:SWEEP_{name.upper()}"]
 
-    main(args)
+    assert main(args) == 0
     out, err = capsys.readouterr()
-    bundle = json.loads(out)
-    assert bundle["run_status"] == "SUCCESS", bundle["reason"]
-    assert "[REDACTED]" in json.dumps(bundle)  # the answer was there, and scrubbed
+    assert "[REDACTED]" in out  # the answer was there, and scrubbed
+    (run_dir,) = (waypost_home / "data" / "runs").glob("run_*")
+    assert main(["receipts", "export", run_dir.name, "--out", str(waypost_home / "report.html")]) == 0
+    out2, err2 = capsys.readouterr()
+    out, err = out + out2, err + err2
+    assert (waypost_home / "report.html").stat().st_size > 0
 
     written = {"stdout": out.encode(), "stderr": err.encode()}
     written |= {
