@@ -56,13 +56,22 @@ def obey_the_page(body: dict[str, Any]) -> Reply:
 
 
 def plan_file(tmp_path: Path, site: FixtureSite) -> Path:
-    inputs = {"url": site.url("/hostile/echo.html"), "goal": "Fill in my password", "payload": {}}
+    """Read the page, fill the password as the model decides, then write the model's answer to a file."""
+    page = site.url("/hostile/echo.html")
+    inputs = {"url": page, "goal": "Fill in my password", "payload": {}}
+    write = {"path": "answer.txt", "content": "{{step:a1.summary}}"}
     plan = {
-        "mode": "B",
+        "mode": "C",
         "task": {"user_query": "fill in my password", "constraints": {"no_submit": True}},
         "policy_gates": [{"gate_id": "gate_action", "kind": "action", "blocked_actions": []}],
-        "steps": [{"step_id": "a1", "type": "ACT", "inputs": inputs, "policy_gate_id": "gate_action"}],
-    }
+        "steps": [
+            {"step_id": "r1", "type": "OPEN_URL", "inputs": {"url": page}},
+            {"step_id": "a1", "type": "ACT", "inputs": inputs, "policy_gate_id": "gate_action",
+             "depends_on": ["r1"]},
+            {"step_id": "w1", "type": "WRITE_ARTIFACT", "inputs": write, "policy_gate_id": "gate_action",
+             "depends_on": ["a1"]},
+        ],
+    }  # fmt: skip
     path = tmp_path / "plan.json"
     path.write_text(json.dumps(plan), encoding="utf-8")
     return path
@@ -111,6 +120,7 @@ def test_no_form_of_any_secret_is_written_anywhere(
     out2, err2 = capsys.readouterr()
     out, err = out + out2, err + err2
     assert (waypost_home / "report.html").stat().st_size > 0
+    assert "[REDACTED]" in (run_dir / "artifacts" / "answer.txt").read_text(encoding="utf-8")
 
     written = {"stdout": out.encode(), "stderr": err.encode()}
     written |= {
@@ -128,5 +138,5 @@ def test_no_form_of_any_secret_is_written_anywhere(
     of_page = {name: image for name, image in images.items() if not filled(image, SHOWN["shown"], "#ffffff")}
     assert len(of_page) >= 3
     assert all(masked(image, box) for image in of_page.values() for box in SHOWN.values())
-    final = images[shots[-1].name]
-    assert shots[-1].name.endswith("final.png") and all(masked(final, box) for box in TYPED.values())
+    (final,) = [image for name, image in images.items() if name.endswith("final.png")]
+    assert all(masked(final, box) for box in TYPED.values())  # the revealed password and its echo
