@@ -314,6 +314,6 @@ class SecretVault:
 
     def redact_model(self, model: ModelT) -> ModelT:
         """A copy of a pydantic model with every string field (nested too) redacted."""
-        if not self._values:
+        if not self.redactor.values():  # declared values, and sensitive ones the recorder hid
             return model
         return type(model).model_validate(self.redact_data(model.model_dump(mode="python")))
