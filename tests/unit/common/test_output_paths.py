@@ -204,3 +204,16 @@ async def test_a_model_request_never_carries_a_secret(
     (request,) = llm_server.requests
     assert not any(f.encode() in request.raw for f in _forms(SECRET)) and b"[REDACTED]" in request.raw
     del vault
+
+
+def test_the_bundle_is_redacted_even_with_only_a_hidden_typed_value() -> None:
+    """No secret declared, but the recorder hid a typed password: the run's bundle loses its echo."""
+    from pydantic import BaseModel
+
+    class Bundle(BaseModel):
+        final_answer: str
+
+    vault = SecretVault()
+    Redactor(matcher=vault.redactor).hide_value("Typed-pw-9931")
+    bundle = vault.redact_model(Bundle(final_answer="the page says Typed-pw-9931"))
+    assert bundle.final_answer == "the page says [REDACTED]"
