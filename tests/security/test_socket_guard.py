@@ -46,8 +46,11 @@ async def test_a_websocket_message_carrying_a_typed_value_is_blocked(
     try:
         await driver.perform(FillAction(target=Target(label="Email"), value="x"))  # too short to match
         assert await asyncio.to_thread(sockets.wait_for, 5)  # "hello", then four for "x" (none blocked)
-        events = [e for e in driver.guard_events if "WebSocket" in e.detail]
+        events = [e for e in driver.guard_events if "WebSocket message" in e.detail]
         assert len(events) == 4 and all(e.kind == "submit" and "typed value" in e.detail for e in events)
+        opened = [e for e in driver.guard_events if "WebSocket connection" in e.detail]
+        assert len(opened) == 1
+        assert not any("7731" in path for path in sockets.paths)
         assert not any(form in m for m in sockets.messages for form in FORMS)
         assert sockets.messages[0] == b"hello"
         assert sockets.messages[1] == b"x"

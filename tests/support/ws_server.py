@@ -26,6 +26,7 @@ class SocketServer:
         self._got = threading.Condition()
         self.messages: list[bytes] = []
         self.connections = 0
+        self.paths: list[str] = []  # each handshake's request target, as sent
         self._server: socketserver.ThreadingTCPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -95,6 +96,7 @@ class SocketServer:
         )
         with self._got:
             self.connections += 1
+            self.paths.append(head.split(b" ", 2)[1].decode("latin-1"))
         while (frame := _read_frame(reader)) is not None:
             opcode, payload = frame
             if opcode == 8:  # close
