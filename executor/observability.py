@@ -62,7 +62,7 @@ class JsonFormatter(logging.Formatter):
         if record.exc_info:
             line["exc"] = self.formatException(record.exc_info)
         text = json.dumps(line, default=str, ensure_ascii=False)
-        return self._redact(text) if self._redact is not None else scrub(text)
+        return scrub(self._redact(text) if self._redact is not None else text)
 
 
 def configure_json_logging(
