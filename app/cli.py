@@ -31,6 +31,7 @@ from app.terminal_confirm import TerminalConfirm
 from app.wiring import build_core, launch_options
 from browser.discovery import ChromiumNotFound
 from common.contracts import new_id
+from common.secrecy import live_secrets, scrub, scrub_data
 from executor.checkpoint_store import CheckpointStoreError
 from executor.confirm import ConfirmHandler
 from executor.models import ApprovalPolicy, RunBundleV1
@@ -127,9 +128,9 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 def _emit(args: argparse.Namespace, document: Any, human: str) -> None:
     if args.json:
-        print(json.dumps(document, indent=2, ensure_ascii=False, default=str))
+        print(scrub(json.dumps(scrub_data(document), indent=2, ensure_ascii=False, default=str)))
     else:
-        print(human)
+        print(scrub(human))
 
 
 def _confirm_handler(policy: ApprovalPolicy) -> ConfirmHandler | None:
@@ -195,11 +196,23 @@ async def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     else:
         plan = (await core.plan(args.task, url=args.url, planner=settings.planner)).plan
         if not args.json:
-            print(_describe_plan(plan), file=sys.stderr)
+            print(scrub(_describe_plan(plan)), file=sys.stderr)
     try:
         secrets = read_secrets(args.secret)
     except SecretOptionError as exc:
         raise BadInput(str(exc)) from exc
+    with live_secrets(secrets.values()):  # what is printed after the run's vault is gone
+        return await _run_plan(args, core, plan, secrets, settings, spoken)
+
+
+async def _run_plan(
+    args: argparse.Namespace,
+    core: AgentCore,
+    plan: ExecutionPlan,
+    secrets: dict[str, str],
+    settings: Settings,
+    spoken: tuple[str, Any, Any] | None,
+) -> int:
     args.stop.run_id = run_id = new_id("run")  # named now: a stopped run says how to resume it
     bundle = await core.run(
         plan,
@@ -319,15 +332,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         ReceiptsError,
         cli_voice.VoiceInputError,
     ) as exc:
-        print(f"waypost: {exc}", file=sys.stderr)
+        print(scrub(f"waypost: {exc}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     except (EnvironmentProblem, ChromiumNotFound) as exc:
-        print(f"waypost: {exc}", file=sys.stderr)
+        print(scrub(f"waypost: {exc}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         return quiet_broken_pipe()
     except OSError as exc:  # a file or folder of this machine, named in the sentence
-        print(f"waypost: {describe_os_error(exc)}", file=sys.stderr)
+        print(scrub(f"waypost: {describe_os_error(exc)}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     except (KeyboardInterrupt, asyncio.CancelledError):
         return stop.report(bool(getattr(args, "json", False)))

@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from common.scrubbed_sqlite import scrubbed_db
 from executor.models import (
     Approval,
     BudgetStateV1,
@@ -117,10 +118,8 @@ class CheckpointStore:
         try:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            # isolation_level=None: we issue BEGIN IMMEDIATE ourselves (see _tx).
-            self._conn = sqlite3.connect(
-                self.path, timeout=5.0, isolation_level=None, check_same_thread=False
-            )
+            # isolation_level=None: we issue BEGIN IMMEDIATE ourselves (see _tx); parameters are scrubbed
+            self._conn = scrubbed_db(self.path, timeout=5.0, isolation_level=None, check_same_thread=False)
             self._lock = threading.RLock()
             self._conn.row_factory = sqlite3.Row
         except (OSError, sqlite3.Error) as exc:

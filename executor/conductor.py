@@ -116,6 +116,7 @@ class RunConductor:
                     )
                 raise
             if resources is not None:
+                bundle = resources.vault.redact_model(bundle)  # what a page or the model echoed
                 await resources.close(
                     str(bundle.run_status), bundle.reason, {"task": task, "plan": plan, "bundle": bundle}
                 )

@@ -64,8 +64,8 @@ class RunResources:
         self.launch_options = launch_options or LaunchOptions()
         self.policy = policy or BrowserPolicy()
         self.vault = SecretVault(dict(secrets or {}))
-        # one source of values: the receipts redactor knows what the vault holds, no more, no less
-        self.redactor = Redactor(self.vault.values())
+        # one redactor: the receipts' shares the vault's values, and a sensitive value it hides joins them
+        self.redactor = Redactor(self.vault.values(), matcher=self.vault.redactor)
         self._driver_factory = driver_factory
         self._fsync = fsync
         self._driver: BrowserDriver | None = None

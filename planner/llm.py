@@ -24,6 +24,7 @@ from openai import AsyncOpenAI
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 from pydantic import BaseModel, Field, SecretStr, ValidationError
 
+from common.secrecy import scrub_data
 from planner import metering
 from planner.tracing import ModelCall, ModelPrice, Tracer
 
@@ -163,7 +164,7 @@ class LLMClient:
         if not texts:
             return []
         try:
-            response = await self._client.embeddings.create(model=model, input=texts)
+            response = await self._client.embeddings.create(model=model, input=scrub_data(texts))
         except openai.APIError as exc:
             raise _unavailable(exc) from exc
         except ValueError as exc:
@@ -312,7 +313,7 @@ class LLMClient:
             model=self.settings.model,
             params=params,
             response_format=fmt,
-            messages=messages,
+            messages=scrub_data(messages),  # nothing a page echoed reaches the model
             attempt=attempt,
         )
 
