@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from playwright.async_api import Locator
+from playwright.async_api import Error, Locator
 
 from browser.models import Target
 from browser.session import BrowserSession
@@ -102,8 +102,15 @@ async def read_facts(locator: Locator, timeout_ms: float) -> ClickFacts:
 
 
 async def probe(session: BrowserSession, target: Target) -> ClickFacts | None:
-    """The facts of the one element `target` means now, or None when it does not resolve to one."""
-    found = await resolve(session.page, target, PROBE_MS)
-    if not found.ok or found.locator is None:
+    """The facts of the one element `target` means now (declared secrets redacted), or None when it
+    does not resolve to one or the page went away while reading (the judge then uses what it has)."""
+    try:
+        found = await resolve(session.page, target, PROBE_MS)
+        if not found.ok or found.locator is None:
+            return None
+        facts = await read_facts(found.locator, PROBE_MS)
+    except Error:  # a navigation in flight, a detached element, a timeout
         return None
-    return await read_facts(found.locator, PROBE_MS)
+    redact = session.vault.redact
+    texts = {k: redact(v) for k, v in facts.model_dump().items() if isinstance(v, str)}
+    return facts.model_copy(update=texts)

@@ -19,7 +19,7 @@ from urllib.parse import urljoin, urlsplit
 
 from browser.click_facts import ClickFacts, is_javascript_url
 from browser.models import Action, NavigateAction, Observation
-from executor.act.risk import Risk, classify, element_for, href_risk, words_risk
+from executor.act.risk import SAFE_MODE_ONLY, Risk, classify, covered, element_for, href_risk, words_risk
 
 #: Most harmful first: the judgement of an element is its riskiest fact.
 SEVERITY: tuple[Risk, ...] = (
@@ -95,6 +95,18 @@ def judge_click(facts: ClickFacts, home: frozenset[str], page_url: str) -> Judge
     if not (names or facts.href or facts.submits_form or facts.handler):
         return Judgement(Risk.UNKNOWN, "shows no name, link or form, so what it does cannot be seen")
     return Judgement(None, found[0].does if found else f'is labelled "{_shown(names)}"')
+
+
+def surprise(judged: Judgement, landed: str, home: frozenset[str], gate_kind: str | None) -> str | None:
+    """Why the page an action landed on is riskier than the action was judged (None: it is not).
+    Leaving the site is not a surprise here: the page's own links may do that after a harmless click."""
+    after = judge_url(landed, home)
+    risk = after.risk
+    if risk is None or risk in SAFE_MODE_ONLY or risk is judged.risk:
+        return None
+    if covered(risk, str(judged.risk) if judged.risk else None) or covered(risk, gate_kind):
+        return None
+    return f"was judged {judged.risk or 'harmless'} but landed on {_shown(landed)}, which looks like {risk}"
 
 
 def judge(

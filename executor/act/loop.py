@@ -23,7 +23,7 @@ from browser.models import (
     Target,
     parse_action,
 )
-from executor.act.effects import Judgement, judge, judge_url
+from executor.act.effects import Judgement, judge, surprise
 from executor.act.fsm import LoopFSM, LoopState
 from executor.act.guards import ActStopped, LoopGuard, LoopLimits
 from executor.act.outcomes import page_change, stop_on_unmet, transient
@@ -238,17 +238,19 @@ class ActLoop:
         return judged
 
     async def _check_after(self, performed: Performed, judged: Judgement) -> None:
-        """A navigation that turned out riskier than judged before the action is reported."""
+        """A click that landed somewhere riskier than judged is reported; in safe mode the step stops."""
         if not performed.navigated or performed.action.kind == "navigate":
             return
-        landed = judge_url(performed.after.url, self.home)
-        if landed.risk is None or landed.risk is judged.risk or landed.risk in SAFE_MODE_ONLY:
+        gate_kind = self.gate.gate_kind if self.gate else None
+        why = surprise(judged, performed.after.url, self.home, gate_kind)
+        if why is None:
             return
-        why = (f"{_describe(performed.action)} was judged {judged.risk or 'harmless'} but it "
-               f"{landed.does}, which looks like {landed.risk}")  # fmt: skip
-        self.progress.surprises.append({"action": _describe(performed.action), "risk": str(landed.risk),
-                                        "url": performed.after.url, "why": why})  # fmt: skip
+        why = f"{_describe(performed.action)} {why}"
+        self.progress.surprises.append({"action": _describe(performed.action), "url": performed.after.url,
+                                        "why": why})  # fmt: skip
         await self.env.recorder.record_note(why, level="warning", step_id=self.env.step_id)
+        if self.safe_mode:
+            raise ActStopped(f"{why}; the step stops here", code="riskier_than_judged")
 
     async def _clear_risk(
         self, action: Action, judged: Judgement, confidence: float, before: Any

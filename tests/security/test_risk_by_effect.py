@@ -7,9 +7,12 @@ from typing import Any
 
 import pytest
 
+from browser.click_facts import ClickFacts
 from browser.models import parse_action
+from executor.act.effects import judge, judge_click
 from executor.act.risk import Risk, classify
 from executor.confirm import ConfirmAnswer
+from executor.models import RunStatus
 from planner.llm import LLMClient, LLMSettings
 from planner.llm_cognition import LLMCognition
 from tests.integration.act.conftest import ActHarness, Answer, act_plan
@@ -145,3 +148,79 @@ async def test_a_link_to_another_site_asks_first_in_safe_mode(
         assert not any(g.startswith("/prices.html") for g in other.get_requests())
         navs = [r for r in act_harness.actions(bundle) if r.action["kind"] == "navigate"]
         assert navs[-1].outcome.status == "blocked"
+
+
+# --- the judge, on facts as the browser reads them ---------------------------------------------------
+
+HOME = frozenset({"http://127.0.0.1:9"})
+PAGE = "http://127.0.0.1:9/account.html"
+
+
+@pytest.mark.parametrize(
+    ("facts", "risk"),
+    [
+        # the attack: the label says Continue, the form says remove
+        (ClickFacts(tag="button", aria_label="Continue", submits_form=True, form_method="post",
+                    form_action="http://127.0.0.1:9/account/remove-now"), Risk.DELETE),
+        (ClickFacts(tag="button", labelled_by="Continue", handler="location.href = '/account/remove-now'"),
+         Risk.DELETE),
+        (ClickFacts(tag="a", aria_label="Continue", href="/shop/checkout",
+                    href_resolved="http://127.0.0.1:9/shop/checkout"), Risk.PAYMENT),
+        # a bare POST form is a submit; next to a password field it signs in
+        (ClickFacts(tag="button", text="Next", submits_form=True, form_method="post",
+                    form_action="http://127.0.0.1:9/wizard2"), Risk.SUBMIT),
+        (ClickFacts(tag="button", text="Go", submits_form=True, form_method="post", form_has_password=True,
+                    form_action="http://127.0.0.1:9/session"), Risk.LOGIN),
+        # the control's words decide over the bare form
+        (ClickFacts(tag="button", text="Create account", submits_form=True, form_method="post",
+                    form_has_password=True, form_action="http://127.0.0.1:9/signup"), Risk.SUBMIT),
+        # leaving the task's site, and an element that shows nothing
+        (ClickFacts(tag="a", text="Partner", href="https://elsewhere.example/",
+                    href_resolved="https://elsewhere.example/"), Risk.OTHER_ORIGIN),
+        (ClickFacts(tag="div"), Risk.UNKNOWN),
+        # low risk stays low risk
+        (ClickFacts(tag="button", text="Search", submits_form=True, form_method="get",
+                    form_action="http://127.0.0.1:9/results.html"), None),
+        (ClickFacts(tag="a", text="Prices", href="/prices.html", href_resolved="http://127.0.0.1:9/prices.html"),
+         None),
+        (ClickFacts(tag="button", text="Show more"), None),
+    ],
+)  # fmt: skip
+def test_a_click_is_judged_by_its_riskiest_fact(facts: ClickFacts, risk: Risk | None) -> None:
+    assert judge_click(facts, HOME, PAGE).risk is risk
+
+
+def test_the_judgement_names_what_decided_it() -> None:
+    facts = ClickFacts(tag="button", aria_label="Continue", submits_form=True, form_method="post",
+                       form_action="http://127.0.0.1:9/account/remove-now")  # fmt: skip
+    assert (
+        judge_click(facts, HOME, PAGE).does == "sends a form (POST) to http://127.0.0.1:9/account/remove-now"
+    )
+
+
+def test_a_navigation_to_another_origin_is_judged_so() -> None:
+    action = parse_action({"kind": "navigate", "url": "https://elsewhere.example/prices"})
+    assert judge(action, None, None, home=HOME, page_url=PAGE).risk is Risk.OTHER_ORIGIN
+    same = parse_action({"kind": "navigate", "url": "http://127.0.0.1:9/prices.html"})
+    assert judge(same, None, None, home=HOME, page_url=PAGE).risk is None
+
+
+def test_a_click_nothing_can_be_read_of_is_unknown() -> None:
+    action = parse_action({"kind": "click", "target": {"selector": "#x"}})
+    assert judge(action, None, None, home=HOME, page_url=PAGE).risk is Risk.UNKNOWN
+
+
+@pytest.mark.browser
+@pytest.mark.asyncio(loop_scope="session")
+async def test_a_click_that_lands_somewhere_riskier_is_reported_and_stops_the_step(
+    act_harness: ActHarness, site: FixtureSite, llm_server: ScriptedLLMServer, llm_settings: LLMSettings
+) -> None:
+    """A script decides where the button goes at the moment of the click: nothing before the click
+    says so, so the landing page is judged after it and the run says what happened."""
+    llm_server.responder = click_the_named("Continue")
+    cognition = LLMCognition(LLMClient(llm_settings))
+    plan = _goal(site, "/hostile/continue_script.html")
+    bundle = await act_harness.run(plan, confirm=Answer(), cognition=cognition)
+    assert bundle.run_status is RunStatus.FAILED, bundle.reason
+    assert "looks like delete" in bundle.reason and "/account/remove-now" in bundle.reason
+    assert any("judged harmless but landed on" in n for n in act_harness.notes(bundle))
