@@ -97,7 +97,7 @@ class ActRunner:
         loop = ActLoop(
             env, spec, gate=ctx.gate, progress=progress, limits=limits,
             cognition=self._cognition(spec.url or driver.url), ask=ctx.ask,
-            safe_mode=ctx.runtime.safe_mode, home=home_origins([*plan_urls(ctx.plan), spec.url or ""]),
+            safe_mode=ctx.runtime.safe_mode, home=home_origins([*plan_urls(ctx.plan), spec.url or driver.url]),
         )  # fmt: skip
         try:
             with showing(lambda: driver_thumbnail(driver)):  # a picture for models that take images
