@@ -94,10 +94,11 @@ class ActRunner:
             budget=ctx.budget,
         )
         limits = self.limits or LoopLimits.from_config(dict(step.config))
+        home = home_origins([*plan_urls(ctx.plan), spec.url or driver.url])  # the task's own sites
         loop = ActLoop(
             env, spec, gate=ctx.gate, progress=progress, limits=limits,
             cognition=self._cognition(spec.url or driver.url), ask=ctx.ask,
-            safe_mode=ctx.runtime.safe_mode, home=home_origins([*plan_urls(ctx.plan), spec.url or driver.url]),
+            safe_mode=ctx.runtime.safe_mode, home=home,
         )  # fmt: skip
         try:
             with showing(lambda: driver_thumbnail(driver)):  # a picture for models that take images
