@@ -29,6 +29,7 @@ from playwright.async_api import (
 
 from browser.launch import launch
 from browser.models import BrowserPolicy, DialogEvent, GuardEvent, LaunchOptions
+from browser.network_policy import PrivateNetworkGuard
 from browser.request_guard import TypedValues
 from browser.secrets import SecretVault
 from browser.socket_guard import SocketGuard
@@ -60,6 +61,7 @@ class BrowserSession:
         self.policy = policy or BrowserPolicy()
         self.vault = vault or SecretVault()
         self.url_policy = UrlPolicy(self.policy.allowed_schemes, self.policy.allowed_domains)
+        self.network = PrivateNetworkGuard(allow_private=self.policy.private_network)
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
         if downloads_dir is None:
             self._tmp = tempfile.TemporaryDirectory(prefix="waypost-downloads-")
@@ -147,6 +149,7 @@ class BrowserSession:
         """
         self.policy = policy
         self.url_policy = UrlPolicy(policy.allowed_schemes, policy.allowed_domains)
+        self.network.allow_private = policy.private_network
         if policy.submit_blocked and self._guard_script is None:
             self._guard_script = await self.context.add_init_script(INIT_SCRIPT)
             await self._in_frames(f"() => {INIT_SCRIPT.strip().rstrip(';')}")
@@ -206,6 +209,7 @@ class BrowserSession:
     async def _route(self, route: Route) -> None:
         request = route.request
         reason = self.url_policy.check(request.url)
+        reason = reason or self.network.refusal(request.url, from_url=_source(route))
         kind: Literal["url", "submit"] = "url"
         if reason is None and self.policy.submit_blocked and is_unsafe_method(request.method):
             reason = f"{request.method} blocked: no form submission leaves the page (no_submit)"
@@ -219,6 +223,7 @@ class BrowserSession:
                 kind = "submit"
         try:
             if reason is None:
+                self.network.passed(request.url, navigation=request.is_navigation_request())
                 await route.continue_()
                 return
             redact = self.vault.redact
@@ -281,6 +286,14 @@ class BrowserSession:
         for folder in (self._tmp, self._scratch):
             if folder is not None:
                 folder.cleanup()
+
+
+def _source(route: Route) -> str:
+    """The URL of the page a request comes from (its frame's document), or "" when unknown."""
+    try:
+        return route.request.frame.url
+    except Error:  # a service worker's request has no frame
+        return ""
 
 
 async def _start_playwright(tmpdir: str) -> Playwright:

@@ -16,6 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 
 from browser.deadline import BrowserLost
+from browser.network_policy import for_task
 from executor.budget import BudgetEnforcer
 from executor.checkpoint_store import CheckpointStore
 from executor.confirm import ConfirmHandler, HumanConfirmBroker
@@ -52,7 +53,7 @@ from executor.scheduler import StepScheduler
 from executor.tool_engine import ToolCallEngine
 from executor.tools import StepPaused, Tool, ToolContext
 from planner.models import ExecutionPlan, PlanStatus, Step, new_id, utc_now
-from planner.secrets import bind_plan
+from planner.secrets import bind_plan, plan_urls
 
 
 class ResumeMismatch(ValueError):
@@ -98,6 +99,7 @@ class RunConductor:
             if self.resources_factory is not None and run_dir is not None:
                 state.resources = self.resources_factory(run_id, Path(run_dir))
                 bind_plan(state.resources.vault, plan)  # where each secret may go, before any page
+                state.resources.policy = for_task(state.resources.policy, plan_urls(plan))
             resources = state.resources
             journal = RunJournal(run_id, self.store, views(self.store, self.events, resources))
             resumed = checkpoint is not None

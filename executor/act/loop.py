@@ -13,13 +13,23 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from browser.models import Action, NavigateAction, Observation, OutcomeStatus, Target, parse_action
+from browser.driver import FactsAware
+from browser.models import (
+    Action,
+    ClickAction,
+    NavigateAction,
+    Observation,
+    OutcomeStatus,
+    Target,
+    parse_action,
+)
+from executor.act.effects import Judgement, judge, surprise
 from executor.act.fsm import LoopFSM, LoopState
 from executor.act.guards import ActStopped, LoopGuard, LoopLimits
 from executor.act.outcomes import page_change, stop_on_unmet, transient
 from executor.act.perform import ActEnv, Performed, capture_before, perform, refuse
 from executor.act.progress import StepProgress
-from executor.act.risk import Risk, blocked, classify, covered
+from executor.act.risk import SAFE_MODE_ONLY, Risk, blocked, covered
 from executor.gate_desk import ActionGate, Allowed, Cleared, Denied, unanswered
 from executor.gate_preview import take_gate_preview
 from executor.models import GateDecisionV1, PendingUserInput
@@ -59,8 +69,13 @@ class ActLoop:
         limits: LoopLimits | None = None,
         cognition: Cognition | None = None,
         ask: ActionAsker | None = None,
+        safe_mode: bool = True,
+        home: frozenset[str] = frozenset(),
     ) -> None:
         self.env = env
+        self.safe_mode = safe_mode
+        #: The task's own origins: leaving them asks first in safe mode.
+        self.home = home
         self.spec = spec
         self.gate = gate
         self.progress = progress
@@ -183,10 +198,10 @@ class ActLoop:
         )
         self.progress.count += 1
         gate_ref = self._step_gate_ref()
-        own_url = isinstance(action, NavigateAction) and action.url == self.spec.url  # the plan's page
-        risk = None if own_url else classify(action, observation)
+        judged = await self._judge(action, observation)
+        risk = judged.risk
         if risk is not None:
-            gate_ref = await self._clear_risk(action, risk, confidence, before)
+            gate_ref = await self._clear_risk(action, judged, confidence, before)
             if gate_ref is None:
                 self._refused_keys.add(key)
                 return None
@@ -205,12 +220,44 @@ class ActLoop:
             self.progress.count += 1
         assert performed is not None
         self._remember(performed)
+        await self._check_after(performed, judged)
         self.guard.after(performed.outcome.ok or performed.outcome.status is OutcomeStatus.BLOCKED,
                          performed.outcome.message)  # fmt: skip
         return performed
 
-    async def _clear_risk(self, action: Action, risk: Risk, confidence: float, before: Any) -> GateRef | None:
+    async def _judge(self, action: Action, observation: Observation | None) -> Judgement:
+        """What the action does, from the element's own facts when the driver can read them."""
+        if isinstance(action, NavigateAction) and action.url == self.spec.url:
+            return Judgement(None, "opens the step's own page")  # the plan's page, not a page's wish
+        facts = None
+        if isinstance(action, ClickAction) and isinstance(self.env.driver, FactsAware):
+            facts = await self.env.driver.click_facts(action.target)
+        judged = judge(action, observation, facts, home=self.home, page_url=self.env.driver.url)
+        if judged.risk in SAFE_MODE_ONLY and not self.safe_mode:
+            return Judgement(None, judged.does)
+        return judged
+
+    async def _check_after(self, performed: Performed, judged: Judgement) -> None:
+        """A click that landed somewhere riskier than judged is reported; in safe mode the step stops."""
+        if not performed.navigated or performed.action.kind == "navigate":
+            return
+        gate_kind = self.gate.gate_kind if self.gate else None
+        why = surprise(judged, performed.after.url, self.home, gate_kind)
+        if why is None:
+            return
+        why = f"{_describe(performed.action)} {why}"
+        self.progress.surprises.append({"action": _describe(performed.action), "url": performed.after.url,
+                                        "why": why})  # fmt: skip
+        await self.env.recorder.record_note(why, level="warning", step_id=self.env.step_id)
+        if self.safe_mode:
+            raise ActStopped(f"{why}; the step stops here", code="riskier_than_judged")
+
+    async def _clear_risk(
+        self, action: Action, judged: Judgement, confidence: float, before: Any
+    ) -> GateRef | None:
         """The approval a risky action runs under, or None when it must not run (it is recorded)."""
+        risk = judged.risk
+        assert risk is not None
         gate = self.gate
         blocked_actions = list(gate.blocked_actions) if gate else []
         if blocked(risk, blocked_actions):
@@ -225,7 +272,7 @@ class ActLoop:
         question = ActionGate(
             step_gate=gate, risk=str(risk), n=self.progress.count, target=target,
             reason=(f"low confidence ({confidence:.2f}) on a {risk} action" if low else
-                    f"this action would {risk}; the step's approval does not cover it"),
+                    f"this action {_would(risk)}: it {judged.does}; the step's approval does not cover it"),
         )  # fmt: skip
         cleared: Cleared | None = None
         if self.ask is not None:
@@ -330,6 +377,7 @@ class ActLoop:
             "ui_actions": p.performed,
             "final_url": p.url,
             "refused": p.refused,
+            "surprises": p.surprises,
             "downloads": p.downloads,
             "extracted": p.extracted,
             "cognition": {
@@ -338,6 +386,14 @@ class ActLoop:
                 "fallback_reason": p.fallback_reason,
             },
         }
+
+
+def _would(risk: Risk) -> str:
+    if risk is Risk.OTHER_ORIGIN:
+        return "leaves the task's site"
+    if risk is Risk.UNKNOWN:
+        return "does something that cannot be seen"
+    return f"would {risk}"
 
 
 def _needs_observation(action: Action) -> bool:

@@ -24,6 +24,8 @@ class StepProgress(BaseModel):
     #: Goal-driven steps: what was done and how it went (cognition's history).
     history: list[dict[str, Any]] = Field(default_factory=list)
     refused: list[dict[str, Any]] = Field(default_factory=list)
+    #: Actions whose navigation turned out riskier than judged before them (reported, with a note).
+    surprises: list[dict[str, Any]] = Field(default_factory=list)
     downloads: list[dict[str, Any]] = Field(default_factory=list)
     #: Text read by extract actions (already redacted by the driver), for the step's answer.
     extracted: list[str] = Field(default_factory=list)

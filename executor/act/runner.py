@@ -18,6 +18,7 @@ from browser.models import BrowserPolicy
 from browser.thumbnail import driver_thumbnail
 from common.secrecy import has_placeholder
 from executor.act import report
+from executor.act.effects import home_origins
 from executor.act.guards import ActStopped, LoopLimits
 from executor.act.hints import HintedCognition
 from executor.act.loop import ActLoop, LoopResult
@@ -33,6 +34,7 @@ from executor.tools import ToolContext, ToolOutput
 from planner.cognition import Cognition, RuleCognition
 from planner.models import Step
 from planner.page_view import showing
+from planner.secrets import plan_urls
 from receipts.interface import Recorder
 
 #: Stops whose cause is worth remembering for the site (stable failure causes).
@@ -92,9 +94,11 @@ class ActRunner:
             budget=ctx.budget,
         )
         limits = self.limits or LoopLimits.from_config(dict(step.config))
+        home = home_origins([*plan_urls(ctx.plan), spec.url or driver.url])  # the task's own sites
         loop = ActLoop(
             env, spec, gate=ctx.gate, progress=progress, limits=limits,
             cognition=self._cognition(spec.url or driver.url), ask=ctx.ask,
+            safe_mode=ctx.runtime.safe_mode, home=home,
         )  # fmt: skip
         try:
             with showing(lambda: driver_thumbnail(driver)):  # a picture for models that take images
