@@ -16,13 +16,16 @@ import hashlib
 import os
 from dataclasses import dataclass
 from pathlib import Path
-
-from cryptography.exceptions import InvalidSignature
-from cryptography.hazmat.primitives import serialization
-from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey, Ed25519PublicKey
+from typing import TYPE_CHECKING
 
 from common.paths import data_dir
 from receipts.errors import ReceiptKeyError
+
+if TYPE_CHECKING:
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
+# `cryptography` is imported where a key is used, not here: a command that never signs or verifies
+# (plan, doctor, the window's start) does not pay for loading it.
 
 KEY_FILE_NAME = "receipts-ed25519.pem"
 
@@ -46,6 +49,9 @@ class PublicKey:
         return base64.b64encode(self.raw).decode("ascii")
 
     def verifies(self, signature: bytes, message: bytes) -> bool:
+        from cryptography.exceptions import InvalidSignature
+        from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
         try:
             Ed25519PublicKey.from_public_bytes(self.raw).verify(signature, message)
         except InvalidSignature:
@@ -62,6 +68,8 @@ class SigningKey:
 
     @property
     def public(self) -> PublicKey:
+        from cryptography.hazmat.primitives import serialization
+
         raw = self.private.public_key().public_bytes(
             serialization.Encoding.Raw, serialization.PublicFormat.Raw
         )
@@ -104,6 +112,9 @@ def install_key() -> InstallKey:
 def load_or_create(path: Path) -> SigningKey:
     """The key at `path`, created (0600, folder 0700) when absent. Two processes creating it at
     once agree on one: the new key is linked into place only if no other got there first."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
         os.chmod(path.parent, 0o700)
@@ -125,6 +136,9 @@ def load_or_create(path: Path) -> SigningKey:
 
 
 def load_private(path: Path) -> SigningKey:
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
+
     try:
         data = path.read_bytes()
     except OSError as exc:
@@ -142,6 +156,9 @@ def load_private(path: Path) -> SigningKey:
 
 def parse_public(text: str) -> PublicKey:
     """A public key from `waypost receipts key` output (base64, '#' lines ignored) or PEM text."""
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
+
     if "-----BEGIN" in text:
         try:
             key = serialization.load_pem_public_key(text.encode("ascii"))
