@@ -40,6 +40,7 @@ from executor.service import AgentCore, UnknownRun
 from planner.models import ExecutionPlan
 from planner.service import PlannerConfigError
 from receipts.errors import ReceiptsError
+from receipts.keys import install_key
 from receipts.runs import resolve_run
 
 EXIT_BAD_INPUT = 2
@@ -85,9 +86,18 @@ def _parser() -> argparse.ArgumentParser:
     resume.add_argument("--headed", action="store_true")
     common(resume)
 
-    receipts = sub.add_parser("receipts", help="list, show, verify or export a run's receipts")
-    receipts.add_argument("action", choices=["list", "show", "verify", "export"])
+    receipts = sub.add_parser(
+        "receipts", help="list, show, verify or export a run's receipts; key: this install's public key"
+    )
+    receipts.add_argument("action", choices=["list", "show", "verify", "export", "key"])
     receipts.add_argument("run", nargs="?", help="a run id or a run folder")
+    receipts.add_argument(
+        "--trust",
+        action="append",
+        default=[],
+        metavar="PUBKEY",
+        help="verify/export: also trust this public key (a file, or the base64 `receipts key` prints)",
+    )
     receipts.add_argument("--out", type=Path, help="export: where to write report.html")
     receipts.add_argument("--force", action="store_true", help="export: overwrite an existing --out file")
     common(receipts)
@@ -260,7 +270,11 @@ async def _cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
     runs_dir = settings.runs_dir.expanduser()
     folder = resolve_run(args.run, runs_dir)
     report = await replay_to_folder(
-        folder.root, runs_dir, launch_options=launch_options(settings), include_risky=args.include_risky
+        folder.root,
+        runs_dir,
+        launch_options=launch_options(settings),
+        include_risky=args.include_risky,
+        signer=install_key(),
     )
     _emit(args, report.to_dict(), report.summary())
     return 0 if report.ok else 1

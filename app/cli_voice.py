@@ -14,6 +14,8 @@ from pathlib import Path
 from app.settings import Settings
 from app.voice_wiring import voice_config
 from common.secrecy import scrub
+from receipts.attest import amend_signed
+from receipts.keys import install_key
 from voice.audio import AudioClip, AudioError, load_wav
 from voice.config import VoiceConfigError, close_transcriber, make_transcriber
 from voice.engine import Transcript, TranscriptionError
@@ -80,4 +82,5 @@ async def task_from_audio(args: argparse.Namespace, settings: Settings) -> tuple
 
 
 def mark_spoken(run_dir: Path, spoken: SpokenInput, clip: AudioClip, settings: Settings) -> None:
-    record_spoken_input(run_dir, spoken, clip if settings.voice_keep_audio else None)
+    keep = clip if settings.voice_keep_audio else None
+    amend_signed(run_dir, install_key(), lambda: record_spoken_input(run_dir, spoken, keep))

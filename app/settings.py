@@ -15,6 +15,7 @@ from typing import Any, Literal
 import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
+from common.paths import data_dir
 from executor.models import ApprovalPolicy
 
 KEYRING_SERVICE = "waypost"
@@ -30,14 +31,6 @@ def config_dir() -> Path:
     if explicit:
         return Path(explicit)
     base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "waypost"
-
-
-def data_dir() -> Path:
-    explicit = os.environ.get("WAYPOST_DATA_DIR")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "waypost"
 
 
