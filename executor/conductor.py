@@ -26,6 +26,7 @@ from executor.evidence import EvidenceLedger
 from executor.gate_desk import Denied, GateDesk, Paused
 from executor.gatekeeper import ApprovalBook, Gatekeeper
 from executor.journal import RunClosed, RunJournal, RunOpened, StepBegun, StepRecorded
+from executor.journal_intents import JournalIntents
 from executor.journal_views import views
 from executor.models import (
     EXEC_MODE_FOR_PLAN,
@@ -310,6 +311,7 @@ class RunConductor:
             events=self.events,
             budget=budget,
             ask=partial(leg.desk.clear, "action", step),
+            intents=JournalIntents(leg.journal, step, budget, decision),
         )
         with bind_log_context(step_id=step.step_id):
             try:
