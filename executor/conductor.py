@@ -117,9 +117,9 @@ class RunConductor:
                     )
                 raise
             if resources is not None:
-                await resources.close(
-                    str(bundle.run_status), bundle.reason, {"task": task, "plan": plan, "bundle": bundle}
-                )
+                sealed = "INTERRUPTED" if state.interrupted else str(bundle.run_status)
+                meta = {"task": task, "plan": plan, "bundle": bundle}
+                await resources.close(sealed, bundle.reason, meta)
             await journal.append(RunClosed(bundle=bundle))
             log.info("run finished", extra={"run_status": str(bundle.run_status), "reason": bundle.reason})
             return bundle
@@ -174,6 +174,7 @@ class RunConductor:
         except BudgetExceeded as exc:
             return await leg.pause(RunStatus.ABORTED_BUDGET, exc.what, None)
         except BrowserLost as exc:
+            state.interrupted = True
             resume = f"waypost resume {state.run_id}"
             why = f"{exc}; nothing more could be done in it (`{resume}` starts a new browser)"
             return await leg.pause(RunStatus.FAILED, why, None)

@@ -48,6 +48,9 @@ class RunState:
     last_url: str | None = None
     run_dir: str | None = None
     resources: RunResources | None = None
+    #: Something outside the run stopped this leg (its browser died): the run's status says FAILED,
+    #: but its receipts are sealed INTERRUPTED, for the run can be resumed in a new browser.
+    interrupted: bool = False
 
     def restore(self, checkpoint: CheckpointV1) -> None:
         """Takes back what earlier legs did, so finished steps are never run again."""

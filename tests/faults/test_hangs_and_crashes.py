@@ -6,6 +6,7 @@ which run before the budget starts), with a status, a sentence and the JSON docu
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import time
@@ -82,6 +83,9 @@ def test_killed_browser_is_a_status_and_resume_relaunches(
     assert outcome.status == "FAILED" and outcome.code == 1
     assert "browser" in outcome.sentence and "waypost resume" in outcome.sentence
     run_id = outcome.document["run_id"]
+    listed = json.loads(waypost(tmp_path, "receipts", "list", "--json").out)
+    assert [(r["run_id"], r["status"]) for r in listed] == [(run_id, "INTERRUPTED")]  # resumable
+    assert waypost(tmp_path, "receipts", "verify", run_id).code == 0
 
     resumed = waypost(tmp_path, "resume", run_id, "--approve", "all", "--json", limit_s=90)
     table.append((resumed.status, resumed.seconds, f"page loads {fault_site.gets('/hold-first')}"))
