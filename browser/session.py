@@ -30,6 +30,7 @@ from playwright.async_api import (
 from browser.launch import launch
 from browser.models import BrowserPolicy, DialogEvent, GuardEvent, LaunchOptions
 from browser.request_guard import TypedValues
+from browser.scratch import new_scratch
 from browser.secrets import SecretVault
 from browser.submit_guard import INIT_SCRIPT, OFF_SCRIPT, is_unsafe_method
 from browser.url_policy import UrlPolicy
@@ -87,7 +88,7 @@ class BrowserSession:
         vault: SecretVault | None = None,
         downloads_dir: Path | None = None,
     ) -> BrowserSession:
-        scratch = tempfile.TemporaryDirectory(prefix="waypost-browser-")
+        scratch = new_scratch()
         pw = await _start_playwright(scratch.name)
         try:
             launched = await launch(pw, options or LaunchOptions())

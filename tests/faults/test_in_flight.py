@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import signal
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -20,6 +21,7 @@ from typing import Any
 
 import pytest
 
+from browser.scratch import PREFIX
 from tests.faults.harness import browser_pid, finish, spawn, waypost, write_plan
 from tests.support.fault_site import FaultSite
 
@@ -110,6 +112,8 @@ def test_stopped_while_post_in_flight_resume_posts_once(
         assert any("gate_send:repeat:" in n and "declined" in n for n in notes), notes
         verified = waypost(tmp_path, "receipts", "verify", run_id)
         assert verified.code == 0, verified.out + verified.err
+        # the stopped process's browser folders are gone (a kill -9: removed by the resume's launch)
+        assert not list(Path(tempfile.gettempdir()).glob(f"{PREFIX}{proc.pid}-*"))
 
 
 def _run_id(home: Path) -> str:
