@@ -118,8 +118,8 @@ class RunConductor:
                 raise
             if resources is not None:
                 sealed = "INTERRUPTED" if state.interrupted else str(bundle.run_status)
-                meta = {"task": task, "plan": plan, "bundle": bundle}
-                await resources.close(sealed, bundle.reason, meta)
+                ended: dict[str, object] = {"task": task, "plan": plan, "bundle": bundle}
+                await resources.close(sealed, bundle.reason, ended)
             await journal.append(RunClosed(bundle=bundle))
             log.info("run finished", extra={"run_status": str(bundle.run_status), "reason": bundle.reason})
             return bundle
