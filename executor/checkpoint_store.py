@@ -42,6 +42,9 @@ from executor.models import (
     RunStatus,
     StepRunV1,
 )
+from executor.store_rows import UNREADABLE as UNREADABLE  # re-exported: history readers name it here
+from executor.store_rows import RunSummary as RunSummary
+from executor.store_rows import summary
 from executor.store_schema import EVIDENCE_SQL, MIGRATE_1_TO_2, SCHEMA, SCHEMA_VERSION, STEPS_SQL
 from planner.models import Contract, ExecutionPlan
 
@@ -74,22 +77,6 @@ class _Head(Contract):
     pending: PendingUserInput | None = None
     last_url: str | None = None
     created_at: datetime
-
-
-class RunSummary(Contract):
-    """One line of run history (UI, `waypost receipts list`); status is RUNNING or a RunStatus value."""
-
-    run_id: str
-    plan_id: str
-    trace_id: str
-    task: str
-    exec_mode: str
-    status: str
-    created_at: datetime
-    updated_at: datetime
-    pending: PendingUserInput | None = None
-    checkpoint_ref: str | None = None
-    run_dir: str | None = None
 
 
 def parse_ref(ref: str) -> tuple[str, int]:
@@ -422,11 +409,7 @@ class CheckpointStore:
                 "ORDER BY created_at DESC, rowid DESC LIMIT ?",
                 (max(0, limit),),
             ).fetchall()
-        try:
-            return [RunSummary.model_validate({**dict(r), "pending": self._load_opt(
-                PendingUserInput, r["pending"], "pending")}) for r in rows]  # fmt: skip
-        except ValidationError as exc:
-            raise CheckpointStoreError(f"checkpoint store {self.path}: corrupt run history: {exc}") from exc
+        return [summary(dict(r)) for r in rows]
 
     def delete_run(self, run_id: str) -> None:
         with self._tx() as conn:
