@@ -18,6 +18,7 @@ steps, which the conductor then re-runs. Checkpoints, approvals and finished run
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 import sqlite3
@@ -45,7 +46,7 @@ from executor.models import (
 from executor.store_rows import UNREADABLE as UNREADABLE  # re-exported: history readers name it here
 from executor.store_rows import RunSummary as RunSummary
 from executor.store_rows import summary
-from executor.store_schema import EVIDENCE_SQL, MIGRATE_1_TO_2, SCHEMA, SCHEMA_VERSION, STEPS_SQL
+from executor.store_schema import EVIDENCE_SQL, INDEXES, MIGRATE_1_TO_2, SCHEMA, SCHEMA_VERSION, STEPS_SQL
 from planner.models import Contract, ExecutionPlan
 
 RUNNING = "RUNNING"
@@ -77,6 +78,21 @@ class _Head(Contract):
     pending: PendingUserInput | None = None
     last_url: str | None = None
     created_at: datetime
+
+
+@contextmanager
+def _bulk_load() -> Iterator[None]:
+    """Pauses the cyclic garbage collector while a run's rows become models: each of the thousands
+    of objects a long run's load makes would otherwise trigger collections that rescan all the
+    earlier ones, so the load grew faster than the run (benchmarks/checkpoint_growth.py). The models
+    hold no reference cycles; anything left is collected once the collector runs again."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def parse_ref(ref: str) -> tuple[str, int]:
@@ -134,12 +150,14 @@ class CheckpointStore:
             for pragma in ("busy_timeout = 5000", "foreign_keys = ON", "journal_mode = WAL"):
                 self._conn.execute(f"PRAGMA {pragma}")
             self._conn.execute("PRAGMA synchronous = NORMAL")
+            self._conn.execute("PRAGMA cache_size = -16384")  # 16 MiB: a 10,000-step load stays in memory
             if version < SCHEMA_VERSION:  # 0: a new file; 1: migrate to append-only step runs
                 with self._tx():
                     for statement in (SCHEMA if version == 0 else MIGRATE_1_TO_2).split(";\n"):
                         if statement.strip():
                             self._conn.execute(statement)
                     self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self._conn.execute(INDEXES)
 
     @contextmanager
     def _guard(self) -> Iterator[None]:
@@ -292,6 +310,10 @@ class CheckpointStore:
     def _state_at(self, run_id: str, ref: str, head: _Head) -> CheckpointV1:
         """The run as it stood at a head: each step's newest row up to head.step_seq."""
         row = self._run_row(run_id)
+        with _bulk_load():
+            return self._state_rows(run_id, ref, head, row)
+
+    def _state_rows(self, run_id: str, ref: str, head: _Head, row: sqlite3.Row) -> CheckpointV1:
         try:
             steps = self._all(StepRunV1, STEPS_SQL, (run_id, head.step_seq, run_id))
             return CheckpointV1(
