@@ -18,7 +18,6 @@ steps, which the conductor then re-runs. Checkpoints, approvals and finished run
 
 from __future__ import annotations
 
-import gc
 import json
 import re
 import sqlite3
@@ -45,7 +44,7 @@ from executor.models import (
 )
 from executor.store_rows import UNREADABLE as UNREADABLE  # re-exported: history readers name it here
 from executor.store_rows import RunSummary as RunSummary
-from executor.store_rows import summary
+from executor.store_rows import bulk_load, summary
 from executor.store_schema import EVIDENCE_SQL, INDEXES, MIGRATE_1_TO_2, SCHEMA, SCHEMA_VERSION, STEPS_SQL
 from planner.models import Contract, ExecutionPlan
 
@@ -78,21 +77,6 @@ class _Head(Contract):
     pending: PendingUserInput | None = None
     last_url: str | None = None
     created_at: datetime
-
-
-@contextmanager
-def _bulk_load() -> Iterator[None]:
-    """Pauses the cyclic garbage collector while a run's rows become models: each of the thousands
-    of objects a long run's load makes would otherwise trigger collections that rescan all the
-    earlier ones, so the load grew faster than the run (benchmarks/checkpoint_growth.py). The models
-    hold no reference cycles; anything left is collected once the collector runs again."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
 
 
 def parse_ref(ref: str) -> tuple[str, int]:
@@ -310,7 +294,7 @@ class CheckpointStore:
     def _state_at(self, run_id: str, ref: str, head: _Head) -> CheckpointV1:
         """The run as it stood at a head: each step's newest row up to head.step_seq."""
         row = self._run_row(run_id)
-        with _bulk_load():
+        with bulk_load():
             return self._state_rows(run_id, ref, head, row)
 
     def _state_rows(self, run_id: str, ref: str, head: _Head, row: sqlite3.Row) -> CheckpointV1:

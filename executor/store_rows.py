@@ -1,9 +1,13 @@
-"""Rows of the run store read for people: a history line per run (`waypost receipts list`, the
-window's history). A row that does not read back is shown as UNREADABLE instead of failing the list.
+"""Reading the run store's rows back: a history line per run (`waypost receipts list`, the window's
+history), where a row that does not read back is shown as UNREADABLE instead of failing the list;
+and bulk loads of a long run's rows at a cost that grows linearly with the run.
 """
 
 from __future__ import annotations
 
+import gc
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
@@ -51,4 +55,19 @@ def summary(row: dict[str, Any]) -> RunSummary:
         )  # fmt: skip
 
 
-__all__ = ["UNREADABLE", "RunSummary", "summary"]
+@contextmanager
+def bulk_load() -> Iterator[None]:
+    """Pauses the cyclic garbage collector while a run's rows become models: each of the thousands
+    of objects a long run's load makes would otherwise trigger collections that rescan all the
+    earlier ones, so the load grew faster than the run (benchmarks/checkpoint_growth.py). The models
+    hold no reference cycles; anything left is collected once the collector runs again."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+__all__ = ["UNREADABLE", "RunSummary", "bulk_load", "summary"]

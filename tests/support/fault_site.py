@@ -13,6 +13,7 @@ Routes:
   /spin-on-load   a page that starts `while(true){}` shortly after load
   /never          a request the server accepts and never answers
   /hold-first     never answers its first request; later ones get the Go page (a resumed run gets on)
+  /held           a Go page whose GET waits until the test calls `proceed()` (the run is held there)
   /status/<n>     an HTML page with HTTP status n (500, 404, ...)
   /loop           a redirect to itself, forever
   /ok             a plain page with a heading
@@ -67,6 +68,7 @@ class FaultSite:
         self._posts: Counter[str] = Counter()
         self._gets: Counter[str] = Counter()
         self._released = threading.Event()
+        self._proceed = threading.Event()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -79,6 +81,7 @@ class FaultSite:
 
     def stop(self) -> None:
         self._released.set()
+        self._proceed.set()
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
@@ -107,6 +110,10 @@ class FaultSite:
     def gets(self, path: str) -> int:
         with self._lock:
             return self._gets[path]
+
+    def proceed(self) -> None:
+        """Lets the requests waiting on /held through (and every later one)."""
+        self._proceed.set()
 
     def wait_for_post(self, path: str, count: int = 1, limit_s: float = 30) -> int:
         """Blocks until `path` has had `count` POSTs (the server saw them land); fails after `limit_s`."""
@@ -166,6 +173,9 @@ def _make_handler(site: FaultSite) -> type[BaseHTTPRequestHandler]:
             elif path == "/never" or (path == "/hold-first" and seen == 1):
                 site._released.wait()
             elif path == "/hold-first":
+                self._send(HTTPStatus.OK, _GO)
+            elif path == "/held":
+                site._proceed.wait()  # stop() sets it too, so shutting down never waits here
                 self._send(HTTPStatus.OK, _GO)
             elif path == "/loop":
                 self._send(HTTPStatus.FOUND, b"", {"Location": "/loop"})
