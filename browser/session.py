@@ -31,6 +31,7 @@ from browser.launch import launch
 from browser.models import BrowserPolicy, DialogEvent, GuardEvent, LaunchOptions
 from browser.network_policy import PrivateNetworkGuard
 from browser.request_guard import TypedValues
+from browser.scratch import new_scratch
 from browser.secrets import SecretVault
 from browser.socket_guard import SocketGuard
 from browser.submit_guard import INIT_SCRIPT, OFF_SCRIPT, is_unsafe_method
@@ -93,7 +94,7 @@ class BrowserSession:
         vault: SecretVault | None = None,
         downloads_dir: Path | None = None,
     ) -> BrowserSession:
-        scratch = tempfile.TemporaryDirectory(prefix="waypost-browser-")
+        scratch = new_scratch()
         pw = await _start_playwright(scratch.name)
         try:
             launched = await launch(pw, options or LaunchOptions())
