@@ -22,6 +22,7 @@ from batch.results import BatchSummary
 from batch.runner import BatchOptions, BatchRunner
 from batch.suite import SuiteError, read_suite
 from browser.grid import EndpointError, GridClient, check_endpoints
+from common.secrecy import scrub
 from executor.models import ApprovalPolicy
 
 EXIT_BAD_INPUT = 2
@@ -50,7 +51,7 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
 
 
 def _bad(message: str) -> int:
-    print(f"waypost: {message}", file=sys.stderr)
+    print(scrub(f"waypost: {message}"), file=sys.stderr)
     return EXIT_BAD_INPUT
 
 
@@ -123,7 +124,7 @@ async def cmd_batch(args: argparse.Namespace, settings: Settings) -> int:
     if junit is not None:
         write_junit(summary, junit)
     if args.json:
-        print(json.dumps(summary.document(), indent=2, ensure_ascii=False))
+        print(scrub(json.dumps(summary.document(), indent=2, ensure_ascii=False)))
     else:
-        print(_human(summary, journal, junit))
+        print(scrub(_human(summary, journal, junit)))
     return summary.exit_code

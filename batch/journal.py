@@ -23,6 +23,7 @@ from pydantic import Field, ValidationError
 from batch.results import CaseResult
 from batch.suite import SuiteCase, dump_suite, parse_suite
 from common.contracts import Contract, new_id, utc_now
+from common.secrecy import scrub_data
 from executor.models import ApprovalPolicy
 from receipts.layout import write_atomic
 
@@ -90,7 +91,7 @@ class BatchJournal:
         return cls(folder, spec, cases)
 
     def _append(self, event: dict[str, object]) -> None:
-        line = json.dumps({**event, "at": utc_now().isoformat()}, ensure_ascii=False) + "\n"
+        line = json.dumps(scrub_data({**event, "at": utc_now().isoformat()}), ensure_ascii=False) + "\n"
         with self.path.open("a", encoding="utf-8") as out:
             out.write(line)
             out.flush()

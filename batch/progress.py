@@ -8,6 +8,7 @@ import time
 from typing import TextIO
 
 from batch.runner import CaseEvent
+from common.secrecy import scrub
 
 
 class BatchProgress:
@@ -49,4 +50,4 @@ class BatchProgress:
         )
 
     def _say(self, line: str) -> None:
-        print(line, file=self._out, flush=True)
+        print(scrub(line), file=self._out, flush=True)

@@ -14,15 +14,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from browser.driver import FactsAware
-from browser.models import (
-    Action,
-    ClickAction,
-    NavigateAction,
-    Observation,
-    OutcomeStatus,
-    Target,
-    parse_action,
-)
+from browser.models import Action, ClickAction, NavigateAction, Observation, OutcomeStatus, Target, parse_action
 from executor.act.effects import Judgement, judge, surprise
 from executor.act.fsm import LoopFSM, LoopState
 from executor.act.guards import ActStopped, LoopGuard, LoopLimits

@@ -56,6 +56,7 @@ OWN_DATA = {
     "common/scrubbed_sqlite.py": "the scrubbing connection itself",
     "receipts/layout.py": "records the recorder redacted (receipts/redaction.Redactor)",
     "receipts/resume.py": "a newline closing a torn record",
+    "receipts/keys.py": "the install's signing key, owner-only",
 }
 
 
