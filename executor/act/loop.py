@@ -14,7 +14,15 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from browser.driver import FactsAware
-from browser.models import Action, ClickAction, NavigateAction, Observation, OutcomeStatus, Target, parse_action
+from browser.models import (
+    Action,
+    ClickAction,
+    NavigateAction,
+    Observation,
+    OutcomeStatus,
+    Target,
+    parse_action,
+)
 from executor.act.effects import Judgement, judge, surprise
 from executor.act.fsm import LoopFSM, LoopState
 from executor.act.guards import ActStopped, LoopGuard, LoopLimits
@@ -340,8 +348,7 @@ class ActLoop:
         return await self.env.driver.observe()
 
     async def _take_back(self) -> Intent | None:
-        """Settles the action a stopped run left in flight, never repeating it blindly; returns it
-        when only the person (or the approval policy) can say whether it runs again."""
+        """Settles an action left in flight without repeating it; returns it if only a person can."""
         intent, self.in_flight = self.in_flight, None
         if intent is None:
             return None
