@@ -12,7 +12,7 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
@@ -20,15 +20,21 @@ from executor.checkpoint_store import RunSummary
 from executor.confirm import ConfirmAnswer, ConfirmRequest
 from executor.events import BudgetUpdated, EventBus, RunEvent, RunFinished, RunStarted, StepFinished
 from executor.models import ApprovalPolicy, RunBundleV1
-from executor.service import AgentCore
 from planner.models import ExecutionPlan, SecretRef
-from planner.service import PlannerChoice
+
+if TYPE_CHECKING:  # the core is built after the window shows (docs/architecture.md, "Cold start")
+    from executor.service import AgentCore
+    from planner.service import PlannerChoice
 
 log = logging.getLogger(__name__)
 
 
 class ControllerBusy(RuntimeError):
     """A plan, run or resume is already in progress; one at a time."""
+
+
+class CoreNotReady(RuntimeError):
+    """The window is up but the core is still being built; operations wait for it, lookups raise."""
 
 
 class _CountingBus(EventBus):
@@ -92,10 +98,16 @@ class RunController(QObject):
     held = Signal()
     #: Saved settings are now in effect: the next plan or run uses the rebuilt core.
     core_replaced = Signal()
+    #: The first core is in place (the window shows before it is built): history can load.
+    core_ready = Signal()
 
-    def __init__(self, core: AgentCore, parent: QObject | None = None) -> None:
+    def __init__(self, core: AgentCore | None = None, parent: QObject | None = None) -> None:
+        """Without a core the window can paint at once; give it with set_core() when built."""
         super().__init__(parent)
-        self.core = core
+        self._core = core
+        self._core_set = asyncio.Event()
+        if core is not None:
+            self._core_set.set()
         self._task: asyncio.Task[None] | None = None
         self._gate: asyncio.Future[ConfirmAnswer] | None = None
         self._run_id: str | None = None
@@ -133,22 +145,49 @@ class RunController(QObject):
     def gate_pending(self) -> bool:
         return self._gate is not None and not self._gate.done()
 
+    @property
+    def core(self) -> AgentCore:
+        if self._core is None:
+            raise CoreNotReady("Waypost is still starting")
+        return self._core
+
+    @property
+    def core_is_ready(self) -> bool:
+        return self._core is not None
+
+    def set_core(self, core: AgentCore) -> None:
+        """The first core, built after the window showed; operations asked for before now proceed."""
+        if self._core is not None:
+            self.replace_core(core)
+            return
+        self._core = core
+        self._core_set.set()
+        self.core_ready.emit()
+
+    async def _ready_core(self) -> AgentCore:
+        await self._core_set.wait()
+        return self.core
+
     def replace_core(self, core: AgentCore) -> None:
         """Saved settings take effect between runs: now if idle, else as soon as this run ends."""
+        if self._core is None:
+            self.set_core(core)
+            return
         self._next_core = core
         if not self.busy:
             self._swap_core()
 
     def _swap_core(self) -> None:
         core, self._next_core = self._next_core, None
-        if core is not None and core is not self.core:
-            old, self.core = self.core, core
+        if core is not None and core is not self._core:
+            old, self._core = self.core, core
             if old.store is not core.store:
                 old.store.close()
             self.core_replaced.emit()
 
     def history(self, limit: int = 100) -> list[RunSummary]:
-        return self.core.history(limit)
+        """Runs in the store, newest first; none while the core is still being built."""
+        return self._core.history(limit) if self._core is not None else []
 
     def run_dir(self, run_id: str) -> str:
         return str(self.core.run_dir(run_id))
@@ -312,10 +351,11 @@ class RunController(QObject):
         self.history_changed.emit()
 
     async def _replay(self, run_id: str) -> None:
-        self.replay_finished.emit(await self.core.replay(run_id, confirm=self))
+        core = await self._ready_core()
+        self.replay_finished.emit(await core.replay(run_id, confirm=self))
 
     async def _plan(self, task: str, url: str | None, files: tuple[str, ...], planner: PlannerChoice) -> None:
-        result = await self.core.plan(task, url=url or None, files=files, planner=planner)
+        result = await (await self._ready_core()).plan(task, url=url or None, files=files, planner=planner)
         self.plan_ready.emit(result)
 
     async def _plan_and_run(
@@ -328,20 +368,22 @@ class RunController(QObject):
         policy: ApprovalPolicy,
         adjust: Callable[[ExecutionPlan], ExecutionPlan] | None,
     ) -> None:
-        result = await self.core.plan(task, url=url or None, files=files, planner=planner)
+        result = await (await self._ready_core()).plan(task, url=url or None, files=files, planner=planner)
         self.plan_ready.emit(result)
         await self._run(adjust(result.plan) if adjust else result.plan, safe_mode, policy)
 
     async def _run(self, plan: ExecutionPlan, safe_mode: bool, policy: ApprovalPolicy) -> None:
+        core = await self._ready_core()
         self.plan_loaded.emit(plan)
         bus = _CountingBus()
         await self._drive(
             bus,
-            self.core.run(plan, safe_mode=safe_mode, approval_policy=policy, events=bus, confirm=self),
+            core.run(plan, safe_mode=safe_mode, approval_policy=policy, events=bus, confirm=self),
         )
 
     async def _resume(self, run_id: str, approve_pending: bool | None, safe_mode: bool) -> None:
         self._run_id = run_id
+        await self._ready_core()
         self.plan_loaded.emit(self.core.store.load_plan(run_id))
         done = self.core.store.load(run_id)  # what earlier legs finished, as the window saw it then
         for step_run in done.step_runs.values():

@@ -7,7 +7,7 @@ keeps the little state that spans panels (the plan on screen, the open gate dial
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -17,9 +17,7 @@ from executor.checkpoint_store import RunSummary
 from executor.confirm import ConfirmRequest
 from executor.events import RunStarted
 from executor.models import RunBundleV1, RunStatus
-from executor.replay import ReplayReport
 from planner.models import ExecutionPlan
-from planner.service import PlannerChoice, PlanResult
 from ui.answer_panel import AnswerPanel
 from ui.controller import RunController
 from ui.examples import EXAMPLE_TASKS, ExampleTask
@@ -35,6 +33,10 @@ from ui.voice_bar import VoiceBar, install_voice
 from ui.voice_controller import VoiceController
 from ui.window_rules import MIN_WIDTH, cap_budget, changed_settings, default_size
 from ui.words import mode_words, outcome_words
+
+if TYPE_CHECKING:  # the planner and replay load with the core, after the window shows
+    from executor.replay import ReplayReport
+    from planner.service import PlannerChoice, PlanResult
 
 _PLANNERS: dict[str, PlannerChoice] = {"rules": "rules", "llm": "llm", "auto": "auto"}
 
@@ -84,13 +86,29 @@ class MainWindow(QMainWindow):
         self._layout()
         self._menus()
         self._connect_signals()
-        self.voice_bar: VoiceBar | None = (
-            install_voice(self, self.task_panel, controller, voice) if voice else None
-        )
+        self.voice_bar: VoiceBar | None = None
+        if voice is not None:
+            self.attach_voice(voice)
         self.setMinimumWidth(MIN_WIDTH)
         self._restore_geometry()
         self.refresh_history()
+        if controller.core_is_ready:
+            self._show_ready()
+        else:
+            self.statusBar().showMessage("Starting…")
+
+    def _show_ready(self) -> None:
         self.statusBar().showMessage("Ready. Safe mode is " + ("on" if self.safe_mode else "off"))
+
+    @Slot()
+    def _on_core_ready(self) -> None:
+        """The core was built after the window showed: the history can load now."""
+        self.refresh_history()
+        self._show_ready()
+
+    def attach_voice(self, voice: VoiceController) -> None:
+        """Voice input joins the task box; the window may be showing already (voice loads late)."""
+        self.voice_bar = install_voice(self, self.task_panel, self.controller, voice)
 
     @property
     def safe_mode(self) -> bool:
@@ -149,6 +167,7 @@ class MainWindow(QMainWindow):
         c.failed.connect(self._on_failed)
         c.busy_changed.connect(self._on_busy_changed)
         c.history_changed.connect(self.refresh_history)
+        c.core_ready.connect(self._on_core_ready)
         self.live_view.pause_requested.connect(c.pause)
         self.live_view.resume_requested.connect(c.resume)
         c.paused_changed.connect(self._on_paused_changed)
