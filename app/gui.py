@@ -28,6 +28,7 @@ from ui.main_window import MainWindow
 
 if TYPE_CHECKING:
     from executor.service import AgentCore
+    from ui.site_record import SiteKeeper
     from ui.voice_controller import VoiceController
 
 #: Modules the core needs, imported on a worker thread while the window is already on screen, so
@@ -41,6 +42,7 @@ def run_gui(
     on_settings_saved: Callable[[dict[str, Any]], AgentCore],
     examples: Sequence[ExampleTask] = EXAMPLE_TASKS,
     voice: Callable[[], VoiceController] | None = None,
+    site: SiteKeeper | None = None,
 ) -> int:
     """Shows the window, then builds the core with `core()`; runs until the window is closed and
     returns the process exit code."""
@@ -51,7 +53,7 @@ def run_gui(
     loop = new_event_loop(app)
     asyncio.set_event_loop(loop)
     with loop:
-        loop.run_until_complete(_main(core, settings_values, on_settings_saved, examples, voice))
+        loop.run_until_complete(_main(core, settings_values, on_settings_saved, examples, voice, site))
     return 0
 
 
@@ -61,9 +63,10 @@ async def _main(
     on_settings_saved: Callable[[dict[str, Any]], AgentCore],
     examples: Sequence[ExampleTask],
     voice: Callable[[], VoiceController] | None = None,
+    site: SiteKeeper | None = None,
 ) -> None:
     closed = asyncio.Event()
-    controller = RunController()
+    controller = RunController(site=site)
     window = MainWindow(
         controller, settings_values, examples=examples, window_state=QSettings("Waypost", "window")
     )

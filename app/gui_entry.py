@@ -11,6 +11,7 @@ from pydantic import SecretStr
 
 from app.demo.flows import FLOWS
 from app.demo.server import DemoSite
+from app.demo.sites import DemoSites
 from app.gui import run_gui
 from app.settings import Settings, persistent_values, save_settings, store_api_key
 from app.voice_gui import voice_factory
@@ -53,4 +54,10 @@ def open_gui(settings: Settings) -> int:
         examples = [
             ExampleTask(f.mode, f"{mode_words(f.mode)} · {f.title}", f.task(site.base_url)) for f in FLOWS
         ]
-        return run_gui(lambda: build_core(settings), values, keeper.save, examples, voice_factory(settings))
+        sites = DemoSites(site)
+        try:
+            return run_gui(
+                lambda: build_core(settings), values, keeper.save, examples, voice_factory(settings), sites
+            )
+        finally:
+            sites.close()

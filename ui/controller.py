@@ -12,19 +12,22 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
 from executor.checkpoint_store import RunSummary
 from executor.confirm import ConfirmAnswer, ConfirmRequest
-from executor.events import BudgetUpdated, EventBus, RunEvent, RunFinished, RunStarted, StepFinished
+from executor.events import BudgetUpdated, RunEvent, RunFinished, RunStarted, StepFinished
 from executor.models import ApprovalPolicy, RunBundleV1
 from planner.models import ExecutionPlan, SecretRef
+from ui.run_bus import CountingBus
+from ui.site_record import SiteKeeper, recorded_site, stamp_site
 
 if TYPE_CHECKING:  # the core is built after the window shows (docs/architecture.md, "Cold start")
     from executor.service import AgentCore
-    from planner.service import PlannerChoice
+    from planner.service import PlannerChoice, PlanResult
 
 log = logging.getLogger(__name__)
 
@@ -35,18 +38,6 @@ class ControllerBusy(RuntimeError):
 
 class CoreNotReady(RuntimeError):
     """The window is up but the core is still being built; operations wait for it, lookups raise."""
-
-
-class _CountingBus(EventBus):
-    """The run's bus, counting what was published so a gate question can wait for earlier events."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.published = 0
-
-    def publish(self, event: RunEvent) -> None:
-        self.published += 1
-        super().publish(event)
 
 
 class RunController(QObject):
@@ -101,17 +92,21 @@ class RunController(QObject):
     #: The first core is in place (the window shows before it is built): history can load.
     core_ready = Signal()
 
-    def __init__(self, core: AgentCore | None = None, parent: QObject | None = None) -> None:
-        """Without a core the window can paint at once; give it with set_core() when built."""
+    def __init__(
+        self, core: AgentCore | None = None, parent: QObject | None = None, *, site: SiteKeeper | None = None
+    ) -> None:
+        """Without a core the window can paint at once; give it with set_core() when built. With a
+        `site`, plans record its address and a resume serves the site at the address recorded."""
         super().__init__(parent)
         self._core = core
+        self.site = site
         self._core_set = asyncio.Event()
         if core is not None:
             self._core_set.set()
         self._task: asyncio.Task[None] | None = None
         self._gate: asyncio.Future[ConfirmAnswer] | None = None
         self._run_id: str | None = None
-        self._bus: _CountingBus | None = None
+        self._bus: CountingBus | None = None
         self._delivered = 0
         self._progress = asyncio.Event()
         self._idle = asyncio.Event()
@@ -356,7 +351,10 @@ class RunController(QObject):
 
     async def _plan(self, task: str, url: str | None, files: tuple[str, ...], planner: PlannerChoice) -> None:
         result = await (await self._ready_core()).plan(task, url=url or None, files=files, planner=planner)
-        self.plan_ready.emit(result)
+        self.plan_ready.emit(self._stamped(result))
+
+    def _stamped(self, result: PlanResult) -> PlanResult:
+        return replace(result, plan=stamp_site(result.plan, self.site.base_url if self.site else None))
 
     async def _plan_and_run(
         self,
@@ -368,14 +366,16 @@ class RunController(QObject):
         policy: ApprovalPolicy,
         adjust: Callable[[ExecutionPlan], ExecutionPlan] | None,
     ) -> None:
-        result = await (await self._ready_core()).plan(task, url=url or None, files=files, planner=planner)
+        result = self._stamped(
+            await (await self._ready_core()).plan(task, url=url or None, files=files, planner=planner)
+        )
         self.plan_ready.emit(result)
         await self._run(adjust(result.plan) if adjust else result.plan, safe_mode, policy)
 
     async def _run(self, plan: ExecutionPlan, safe_mode: bool, policy: ApprovalPolicy) -> None:
         core = await self._ready_core()
         self.plan_loaded.emit(plan)
-        bus = _CountingBus()
+        bus = CountingBus()
         await self._drive(
             bus,
             core.run(plan, safe_mode=safe_mode, approval_policy=policy, events=bus, confirm=self),
@@ -384,12 +384,15 @@ class RunController(QObject):
     async def _resume(self, run_id: str, approve_pending: bool | None, safe_mode: bool) -> None:
         self._run_id = run_id
         await self._ready_core()
-        self.plan_loaded.emit(self.core.store.load_plan(run_id))
+        plan = self.core.store.load_plan(run_id)
+        if self.site is not None and (address := recorded_site(plan)):
+            self.site.serve(address)  # SiteUnavailable says why in the window's notice
+        self.plan_loaded.emit(plan)
         done = self.core.store.load(run_id)  # what earlier legs finished, as the window saw it then
         for step_run in done.step_runs.values():
             self.step_finished.emit(step_run)
         self.budget_updated.emit(done.budget)
-        bus = _CountingBus()
+        bus = CountingBus()
         await self._drive(
             bus,
             self.core.resume(
@@ -397,7 +400,7 @@ class RunController(QObject):
             ),
         )
 
-    async def _drive(self, bus: _CountingBus, run: Coroutine[Any, Any, RunBundleV1]) -> None:
+    async def _drive(self, bus: CountingBus, run: Coroutine[Any, Any, RunBundleV1]) -> None:
         """Runs the core while a pump task turns bus events into signals, then reports the bundle."""
         self._bus, self._delivered = bus, 0
         events = bus.subscribe()  # subscribed now, before the run publishes anything
