@@ -52,7 +52,7 @@ async def _paused_run(core: AgentCore, site: DemoSite) -> str:
     (bundle,) = await asyncio.wait_for(finished, 10)
     assert bundle.run_status is RunStatus.NEEDS_CONFIRMATION
     await controller.wait_idle()
-    return bundle.run_id
+    return str(bundle.run_id)
 
 
 def _answers(url: str) -> bool:
