@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
+from app.secret_keyring import KeyringVault
 from ui.controller import RunController
 from ui.event_loop import new_event_loop
 from ui.examples import EXAMPLE_TASKS, ExampleTask
@@ -68,7 +69,11 @@ async def _main(
     closed = asyncio.Event()
     controller = RunController(site=site)
     window = MainWindow(
-        controller, settings_values, examples=examples, window_state=QSettings("Waypost", "window")
+        controller,
+        settings_values,
+        examples=examples,
+        window_state=QSettings("Waypost", "window"),
+        vault=KeyringVault(),
     )
     window.settings_saved.connect(lambda values: controller.replace_core(on_settings_saved(values)))
     window.closed.connect(closed.set)

@@ -26,6 +26,8 @@ from ui.history_panel import HistoryPanel
 from ui.live_view import LiveView
 from ui.plan_view import PlanView
 from ui.receipts_viewer import ReceiptsViewer
+from ui.resume_flow import ResumeFlow
+from ui.secret_vault import SecretVault
 from ui.secrets_prompt import SecretsDialog
 from ui.settings_dialog import SettingsDialog
 from ui.task_panel import TaskInput, TaskPanel
@@ -56,8 +58,10 @@ class MainWindow(QMainWindow):
         examples: Sequence[ExampleTask] = EXAMPLE_TASKS,
         voice: VoiceController | None = None,
         window_state: QSettings | None = None,
+        vault: SecretVault | None = None,
     ) -> None:
-        """`window_state` remembers the window's geometry between launches (none: default size)."""
+        """`window_state` remembers the window's geometry between launches (none: default size);
+        `vault` is where a paused run's secrets may wait for a later resume (the OS keyring)."""
         super().__init__(parent)
         self.controller = controller
         self.settings: dict[str, Any] = dict(settings)
@@ -67,7 +71,6 @@ class MainWindow(QMainWindow):
         self.gate_dialog: GateDialog | None = None
         self.settings_dialog: SettingsDialog | None = None
         self.resume_offer: QMessageBox | None = None
-        self.secrets_dialog: SecretsDialog | None = None
         self._declined_step: str | None = None
         self.setWindowTitle("Waypost")
         self._window_state = window_state
@@ -78,6 +81,7 @@ class MainWindow(QMainWindow):
         self.answer_panel = AnswerPanel()
         self.receipts_viewer = ReceiptsViewer()
         self.history_panel = HistoryPanel()
+        self.resume_flow = ResumeFlow(self, controller, self.task_panel.show_notice, vault)
         self.tabs = QTabWidget()
         self.tabs.addTab(self.live_view, "&Live")
         self.tabs.addTab(self.answer_panel, "A&nswer")
@@ -163,6 +167,7 @@ class MainWindow(QMainWindow):
         c.action_performed.connect(self.live_view.on_action_performed)
         c.budget_updated.connect(self.live_view.on_budget_updated)
         c.run_finished.connect(self._on_run_finished)
+        c.run_finished.connect(self.resume_flow.on_run_finished)
         c.run_cancelled.connect(self._on_run_cancelled)
         c.failed.connect(self._on_failed)
         c.busy_changed.connect(self._on_busy_changed)
@@ -375,27 +380,13 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _on_resume_requested(self, run_id: str) -> None:
-        """A run whose task declared secrets, resumed in a new process, asks for them again first."""
-        if self.controller.busy:
-            return
-        plan = self.controller.core.store.load_plan(run_id)
-        missing = self.controller.missing_secrets(run_id)
-        if not missing:
-            self.controller.resume_run(run_id, safe_mode=self.safe_mode)
-            return
-        dialog = SecretsDialog(missing, plan.task.user_query if plan.task else run_id, self)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.provided.connect(lambda values: self._resume_with(run_id, values))
-        dialog.rejected.connect(
-            lambda: self.task_panel.show_notice("Not resumed: the run needs its secrets to continue.")
-        )
-        self.secrets_dialog = dialog
-        dialog.open()
+        """A run whose task declared secrets, resumed in a new process, asks for them again first
+        (or takes them from the OS keyring, where the person chose to keep them)."""
+        self.resume_flow.request(run_id, self.safe_mode)
 
-    def _resume_with(self, run_id: str, values: dict[str, str]) -> None:
-        self.controller.supply_secrets(run_id, values)
-        if not self.controller.busy:
-            self.controller.resume_run(run_id, safe_mode=self.safe_mode)
+    @property
+    def secrets_dialog(self) -> SecretsDialog | None:
+        return self.resume_flow.dialog
 
     @Slot()
     def _on_settings_triggered(self) -> None:
