@@ -27,6 +27,7 @@ from ui.live_view import LiveView
 from ui.plan_view import PlanView
 from ui.receipts_viewer import ReceiptsViewer
 from ui.resume_flow import ResumeFlow
+from ui.search_words import search_words
 from ui.secret_vault import SecretVault
 from ui.secrets_prompt import SecretsDialog
 from ui.settings_dialog import SettingsDialog
@@ -76,6 +77,7 @@ class MainWindow(QMainWindow):
         self._window_state = window_state
         self.task_panel = TaskPanel(examples)
         self.task_panel.set_planner(str(self.settings.get("planner", "auto")))
+        self._show_search_note()
         self.plan_view = PlanView()
         self.live_view = LiveView()
         self.answer_panel = AnswerPanel()
@@ -403,12 +405,21 @@ class MainWindow(QMainWindow):
         if "api_key" in values:
             self.settings["api_key_set"] = True
         self.task_panel.set_planner(str(self.settings.get("planner", "auto")))
+        self._show_search_note()
         self.settings_saved.emit(values)
         when = "when the current run ends" if self.controller.busy else "from the next run"
         text = f"Settings saved: {', '.join(changed)} changed; in effect {when}." if changed else (
             "Settings saved: nothing changed.")  # fmt: skip
         self.task_panel.show_notice(text, "info")
         self.statusBar().showMessage(text)
+
+    def _show_search_note(self) -> None:
+        site = self.controller.site.base_url if self.controller.site is not None else None
+        provider, url = (
+            str(self.settings.get("search_provider") or "browser"),
+            self.settings.get("search_url"),
+        )
+        self.task_panel.set_search_note(search_words(provider, str(url) if url else None, site))
 
     def _restore_geometry(self) -> None:
         saved = self._window_state.value("geometry") if self._window_state is not None else None

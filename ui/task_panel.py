@@ -105,6 +105,11 @@ class TaskPanel(QWidget):
         self.notice.setAccessibleName("Notice")
         self.notice.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.notice.hide()
+        self.search_note = QLabel("")
+        self.search_note.setWordWrap(True)
+        self.search_note.setAccessibleName("Where research searches")
+        self.search_note.setStyleSheet("QLabel { color: #4b5563; }")
+        self.search_note.hide()
         self._layout()
         self._connect_signals()
 
@@ -128,6 +133,7 @@ class TaskPanel(QWidget):
         box.addWidget(self.notice)
         box.addLayout(context)
         box.addLayout(buttons)
+        box.addWidget(self.search_note)
 
     def _connect_signals(self) -> None:
         self.plan_button.clicked.connect(self._on_plan_clicked)
@@ -175,6 +181,11 @@ class TaskPanel(QWidget):
         )
         self.notice.setText(text)
         self.notice.setVisible(bool(text))
+
+    def set_search_note(self, text: str) -> None:
+        """Which search engine research uses and how to change it (always in view, from the first run)."""
+        self.search_note.setText(text)
+        self.search_note.setVisible(bool(text))
 
     def clear_notice(self) -> None:
         self.show_notice("")
