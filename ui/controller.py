@@ -115,8 +115,6 @@ class RunController(QObject):
         self._released.set()
         self._next_core: AgentCore | None = None
 
-    # --- state ---------------------------------------------------------------------------------
-
     @property
     def busy(self) -> bool:
         """True from the start of an operation until busy_changed(False) has been emitted."""
@@ -150,27 +148,23 @@ class RunController(QObject):
     def core_is_ready(self) -> bool:
         return self._core is not None
 
-    def set_core(self, core: AgentCore) -> None:
-        """The first core, built after the window showed; operations asked for before now proceed."""
-        if self._core is not None:
-            self.replace_core(core)
-            return
-        self._core = core
-        self._core_set.set()
-        self.core_ready.emit()
-
     async def _ready_core(self) -> AgentCore:
         await self._core_set.wait()
         return self.core
 
-    def replace_core(self, core: AgentCore) -> None:
-        """Saved settings take effect between runs: now if idle, else as soon as this run ends."""
+    def set_core(self, core: AgentCore) -> None:
+        """The first core (built after the window showed) at once: operations asked for meanwhile
+        proceed. A later one (saved settings) between runs: now if idle, else when this run ends."""
         if self._core is None:
-            self.set_core(core)
+            self._core = core
+            self._core_set.set()
+            self.core_ready.emit()
             return
         self._next_core = core
         if not self.busy:
             self._swap_core()
+
+    replace_core = set_core
 
     def _swap_core(self) -> None:
         core, self._next_core = self._next_core, None
@@ -210,9 +204,14 @@ class RunController(QObject):
         safe_mode: bool = True,
         approval_policy: ApprovalPolicy = ApprovalPolicy.ASK,
         adjust: Callable[[ExecutionPlan], ExecutionPlan] | None = None,
+        secrets: Mapping[str, str] | None = None,
     ) -> None:
-        """Plans (emitting `plan_ready`), then runs the plan, `adjust`ed first (e.g. budget caps)."""
-        self._start(self._plan_and_run(task, url, tuple(files), planner, safe_mode, approval_policy, adjust))
+        """Plans (emitting `plan_ready`), then runs the plan, `adjust`ed first (e.g. budget caps).
+        `secrets` fill the plan's {{secret:NAME}} placeholders, as `--secret NAME` does (memory only)."""
+        run = self._plan_and_run(
+            task, url, tuple(files), planner, safe_mode, approval_policy, adjust, secrets
+        )
+        self._start(run)
 
     def run_plan(
         self,
@@ -220,8 +219,9 @@ class RunController(QObject):
         *,
         safe_mode: bool = True,
         approval_policy: ApprovalPolicy = ApprovalPolicy.ASK,
+        secrets: Mapping[str, str] | None = None,
     ) -> None:
-        self._start(self._run(plan, safe_mode, approval_policy))
+        self._start(self._run(plan, safe_mode, approval_policy, secrets))
 
     def missing_secrets(self, run_id: str) -> list[SecretRef]:
         """The secrets a paused run declared that this process holds no value for (values are never
@@ -365,21 +365,24 @@ class RunController(QObject):
         safe_mode: bool,
         policy: ApprovalPolicy,
         adjust: Callable[[ExecutionPlan], ExecutionPlan] | None,
+        secrets: Mapping[str, str] | None,
     ) -> None:
         result = self._stamped(
             await (await self._ready_core()).plan(task, url=url or None, files=files, planner=planner)
         )
         self.plan_ready.emit(result)
-        await self._run(adjust(result.plan) if adjust else result.plan, safe_mode, policy)
+        await self._run(adjust(result.plan) if adjust else result.plan, safe_mode, policy, secrets)
 
-    async def _run(self, plan: ExecutionPlan, safe_mode: bool, policy: ApprovalPolicy) -> None:
+    async def _run(
+        self, plan: ExecutionPlan, safe_mode: bool, policy: ApprovalPolicy, secrets: Mapping[str, str] | None
+    ) -> None:
         core = await self._ready_core()
         self.plan_loaded.emit(plan)
         bus = CountingBus()
-        await self._drive(
-            bus,
-            core.run(plan, safe_mode=safe_mode, approval_policy=policy, events=bus, confirm=self),
+        run = core.run(
+            plan, safe_mode=safe_mode, approval_policy=policy, events=bus, confirm=self, secrets=secrets
         )
+        await self._drive(bus, run)
 
     async def _resume(self, run_id: str, approve_pending: bool | None, safe_mode: bool) -> None:
         self._run_id = run_id

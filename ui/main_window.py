@@ -239,7 +239,7 @@ class MainWindow(QMainWindow):
         self._planned_text = None  # a plan runs once; Run again plans afresh
         self._review_only = False
         if reviewed is not None:
-            self.controller.run_plan(self._capped(reviewed), safe_mode=self.safe_mode)
+            self.controller.run_plan(self._capped(reviewed), safe_mode=self.safe_mode, secrets=data.secrets)
             return
         self.statusBar().showMessage("Planning…")
         self.controller.plan_and_run(
@@ -249,6 +249,7 @@ class MainWindow(QMainWindow):
             planner=_PLANNERS.get(data.planner, "auto"),
             safe_mode=self.safe_mode,
             adjust=self._capped,
+            secrets=data.secrets,
         )
 
     @Slot(object)

@@ -5,8 +5,8 @@ It only emits intents (`plan_requested`, `run_requested`); the window decides wh
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QAction, QKeyEvent
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.examples import EXAMPLE_TASKS, ExampleTask
+from ui.secret_field import SecretsButton
 
 #: Planner choices shown to a person, and what the core calls them.
 PLANNERS: tuple[tuple[str, str], ...] = (("Rules", "rules"), ("Model", "llm"), ("Auto", "auto"))
@@ -38,6 +39,8 @@ class TaskInput:
     url: str | None = None
     files: tuple[str, ...] = field(default_factory=tuple)
     planner: str = "auto"
+    #: Values for the task's {{secret:NAME}} placeholders (ui/secret_field.py); never in a repr.
+    secrets: Mapping[str, str] = field(default_factory=dict, repr=False)
 
 
 class TaskEdit(QPlainTextEdit):
@@ -95,6 +98,7 @@ class TaskPanel(QWidget):
             action.setToolTip(example.text)
             self.examples_menu.addAction(action)
         self.examples_button.setMenu(self.examples_menu)
+        self.secrets_button = SecretsButton()
         self.plan_button = QPushButton("&Plan")
         self.plan_button.setToolTip("Show the plan before running")
         self.run_button = QPushButton("&Run")
@@ -122,6 +126,7 @@ class TaskPanel(QWidget):
         context.addWidget(self.clear_files_button)
         buttons = QHBoxLayout()
         buttons.addWidget(self.examples_button)
+        buttons.addWidget(self.secrets_button)
         buttons.addStretch(1)
         buttons.addWidget(QLabel("Planner"))
         buttons.addWidget(self.planner_combo)
@@ -146,6 +151,7 @@ class TaskPanel(QWidget):
     # --- data ----------------------------------------------------------------------------------
 
     def current_input(self) -> TaskInput:
+        """What the boxes hold; secrets are left out (only a Run takes them, see _on_run_clicked)."""
         return TaskInput(
             text=self.task_edit.toPlainText().strip(),
             url=self.url_edit.text().strip() or None,
@@ -191,7 +197,7 @@ class TaskPanel(QWidget):
         self.show_notice("")
 
     def set_busy(self, busy: bool) -> None:
-        for widget in (self.plan_button, self.run_button, self.examples_button):
+        for widget in (self.plan_button, self.run_button, self.examples_button, self.secrets_button):
             widget.setEnabled(not busy)
 
     # --- slots ---------------------------------------------------------------------------------
@@ -212,7 +218,7 @@ class TaskPanel(QWidget):
             self.show_notice("Type a task first: what should Waypost do?")
         elif self.run_button.isEnabled():
             self.clear_notice()
-            self.run_requested.emit(data)
+            self.run_requested.emit(replace(data, secrets=self.secrets_button.take()))
 
     @Slot()
     def _on_attach_clicked(self) -> None:
