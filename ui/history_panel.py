@@ -20,7 +20,8 @@ from executor.checkpoint_store import RUNNING, RunSummary
 from executor.models import RunStatus
 from ui.history_words import distinctive, site_of, when_text
 
-COLUMNS = ("Status", "When", "Site", "Task", "Run")
+#: The run id is in every cell's tooltip: as a column it took the task's room in a narrow window.
+COLUMNS = ("Status", "When", "Site", "Task")
 TASK_COLUMN = 3
 #: Statuses a run can be continued from: paused at a gate, or interrupted mid-run (Stop, crash).
 RESUMABLE = frozenset({RunStatus.NEEDS_CONFIRMATION.value, RUNNING})
@@ -103,10 +104,12 @@ class HistoryPanel(QWidget):
             self.table.insertRow(row)
             status = status_text(run, active_run)
             task = shown[row] or "(no task text)"
-            cells = (status, when_text(run.updated_at), site_of(run.task), task, run.run_id)
+            cells = (status, when_text(run.updated_at), site_of(run.task), task)
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setToolTip(run.task if column == TASK_COLUMN else text)
+                item.setToolTip(
+                    f"{run.task}\nrun {run.run_id}" if column == TASK_COLUMN else f"run {run.run_id}"
+                )
                 if column == 0:
                     item.setForeground(QBrush(QColor(_COLOURS.get(run.status, "#111827"))))
                 self.table.setItem(row, column, item)

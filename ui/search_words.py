@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 from executor.research.defaults import DEFAULT_SEARCH_URL
 
-CHANGE = "Change it in File › Settings › Search."
+CHANGE = "To change: File › Settings › Search."
 
 
 def _is_local(host: str) -> bool:
@@ -35,10 +35,7 @@ def search_words(provider: str, url: str | None, demo_base: str | None = None) -
         return f"Research searches your SearXNG instance at {host} ({leaves}). {CHANGE}"
     template = where or DEFAULT_SEARCH_URL
     if demo_base and template.startswith(demo_base + "/"):
-        return (
-            "Research searches the bundled demo site (offline: only its pages, nothing leaves this "
-            f"computer). {CHANGE}"
-        )
+        return f"Research searches the bundled demo site (offline: nothing leaves this computer). {CHANGE}"
     host = urlsplit(template).hostname or template
     if _is_local(host):
         return f"Research searches a search page on this computer ({urlsplit(template).netloc}). {CHANGE}"

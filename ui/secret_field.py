@@ -140,6 +140,7 @@ class SecretsButton(QToolButton):
     def _show(self) -> None:
         count = len(self._values)
         self.setText(f"Secrets ({count})" if count else "Secrets")
+        self.setMinimumWidth(self.sizeHint().width())  # the count stays readable in a narrow window
         names = ", ".join("{{secret:" + n + "}}" for n in self.names())
         self.setToolTip(
             f"Given for the next run: {names}" if names else "Give a password or token without showing it"

@@ -124,9 +124,9 @@ class TaskPanel(QWidget):
         context.addWidget(self.attach_button)
         context.addWidget(self.files_label, 1)
         context.addWidget(self.clear_files_button)
+        context.addWidget(self.secrets_button)  # the URL field gives way in a narrow window
         buttons = QHBoxLayout()
         buttons.addWidget(self.examples_button)
-        buttons.addWidget(self.secrets_button)
         buttons.addStretch(1)
         buttons.addWidget(QLabel("Planner"))
         buttons.addWidget(self.planner_combo)

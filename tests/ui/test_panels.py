@@ -234,4 +234,4 @@ def test_history_rows_that_begin_alike_show_what_sets_them_apart(qtbot: QtBot) -
     assert [cell_text(panel.table, r, site) for r in range(3)] == ["127.0.0.1:8765"] * 3
     assert cell_text(panel.table, 1, when) != cell_text(panel.table, 2, when)  # same task, told apart by time
     item = panel.table.item(1, task)
-    assert item is not None and item.toolTip() == recommend  # the whole task is one hover away
+    assert item is not None and item.toolTip() == f"{recommend}\nrun run_c"  # the whole task, one hover away

@@ -23,7 +23,7 @@ def test_the_first_window_names_the_demo_search_then_a_public_engine_after_setti
         note = window.task_panel.search_note
         assert note.isVisible()
         assert "bundled demo site" in note.text() and "nothing leaves this computer" in note.text()
-        assert "File › Settings › Search" in note.text()
+        assert "To change: File › Settings › Search." in note.text()
         window._on_settings_saved({**settings, "search_url": "https://search.example.org/?q={query}"})
         assert "search.example.org, a public search engine" in note.text()
         assert "queries are sent there" in note.text()
