@@ -36,6 +36,7 @@ from ui.controller import RunController  # noqa: E402
 from ui.event_loop import new_event_loop  # noqa: E402
 from ui.examples import ExampleTask  # noqa: E402
 from ui.main_window import MainWindow  # noqa: E402
+from ui.receipts_model import COLUMNS  # noqa: E402
 from ui.words import mode_words  # noqa: E402
 
 DOCS = ROOT / "docs"
@@ -82,13 +83,23 @@ async def main(tmp: Path, out: Path) -> None:
         window.splitter.setSizes([window.width() * 3 // 10, window.width() * 7 // 10])  # bigger pictures
         await window.receipts_viewer.load(core.run_dir(bundle.run_id))
         await window.receipts_viewer.verify_chain()
-        window.receipts_viewer.table.selectRow(3)  # a fill: its before/after screenshots show the change
+        window.receipts_viewer.table.selectRow(
+            first_fill(window)
+        )  # its before/after pictures show the change
         await settle()
         QApplication.primaryScreen().grabWindow(0).save(str(out / "screenshot-receipts.png"))
         print("wrote", out / "screenshot-receipts.png")
         await research_then_history(window, examples[0], out)
         window.close()
         await window.aclose()
+
+
+def first_fill(window: MainWindow) -> int:
+    """The receipts row of the first fill (reads come first in a research-then-act run)."""
+    model = window.receipts_viewer.model
+    action = COLUMNS.index("Action")
+    rows = range(model.rowCount())
+    return next((r for r in rows if model.index(r, action).data() == "fill"), 0)
 
 
 async def research_then_history(window: MainWindow, research: ExampleTask, out: Path) -> None:
