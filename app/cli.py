@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from app import cli_eval, cli_voice
+from app import cli_batch_args, cli_eval, cli_voice
 from app.cli_errors import (
     EnvironmentProblem,
     check_display,
@@ -24,6 +24,7 @@ from app.cli_secrets import SecretOptionError, add_secret_arguments, read_secret
 from app.cli_signals import Stop
 from app.hardening import owner_only_umask, tighten
 from app.settings import Settings, SettingsError, config_dir, load_settings
+from common.secrecy import live_secrets, scrub, scrub_data
 from executor.models import ApprovalPolicy, RunBundleV1
 from executor.observability import configure_json_logging
 from planner.models import ExecutionPlan
@@ -89,9 +90,18 @@ def _parser() -> argparse.ArgumentParser:
     resume.add_argument("--headed", action="store_true")
     common(resume)
 
-    receipts = sub.add_parser("receipts", help="list, show, verify or export a run's receipts")
-    receipts.add_argument("action", choices=["list", "show", "verify", "export"])
+    receipts = sub.add_parser(
+        "receipts", help="list, show, verify or export a run's receipts; key: this install's public key"
+    )
+    receipts.add_argument("action", choices=["list", "show", "verify", "export", "key"])
     receipts.add_argument("run", nargs="?", help="a run id or a run folder")
+    receipts.add_argument(
+        "--trust",
+        action="append",
+        default=[],
+        metavar="PUBKEY",
+        help="verify/export: also trust this public key (a file, or the base64 `receipts key` prints)",
+    )
     receipts.add_argument("--out", type=Path, help="export: where to write report.html")
     receipts.add_argument("--force", action="store_true", help="export: overwrite an existing --out file")
     common(receipts)
@@ -111,6 +121,7 @@ def _parser() -> argparse.ArgumentParser:
     doctor = sub.add_parser("doctor", help="check Chromium, Qt, fonts, the model endpoint")
     common(doctor)
     cli_eval.add_parser(sub)
+    cli_batch_args.add_parser(sub)
     return parser
 
 
@@ -132,9 +143,9 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 def _emit(args: argparse.Namespace, document: Any, human: str) -> None:
     if args.json:
-        print(json.dumps(document, indent=2, ensure_ascii=False, default=str))
+        print(scrub(json.dumps(scrub_data(document), indent=2, ensure_ascii=False, default=str)))
     else:
-        print(human)
+        print(scrub(human))
 
 
 def _confirm_handler(policy: ApprovalPolicy) -> ConfirmHandler | None:
@@ -193,9 +204,7 @@ async def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
         raise BadInput("give a TASK, --plan FILE or --audio FILE.wav (exactly one)")
     from pydantic import ValidationError
 
-    from app.progress import ProgressPrinter
     from app.wiring import build_core
-    from common.contracts import new_id
 
     spoken = await cli_voice.task_from_audio(args, settings) if args.audio else None
     if spoken is not None:
@@ -211,11 +220,26 @@ async def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     else:
         plan = (await core.plan(args.task, url=args.url, planner=settings.planner)).plan
         if not args.json:
-            print(_describe_plan(plan), file=sys.stderr)
+            print(scrub(_describe_plan(plan)), file=sys.stderr)
     try:
         secrets = read_secrets(args.secret)
     except SecretOptionError as exc:
         raise BadInput(str(exc)) from exc
+    with live_secrets(secrets.values()):  # what is printed after the run's vault is gone
+        return await _run_plan(args, core, plan, secrets, settings, spoken)
+
+
+async def _run_plan(
+    args: argparse.Namespace,
+    core: AgentCore,
+    plan: ExecutionPlan,
+    secrets: dict[str, str],
+    settings: Settings,
+    spoken: tuple[str, Any, Any] | None,
+) -> int:
+    from app.progress import ProgressPrinter
+    from common.contracts import new_id
+
     args.stop.run_id = run_id = new_id("run")  # named now: a stopped run says how to resume it
     bundle = await core.run(
         plan,
@@ -263,15 +287,26 @@ async def _cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
 async def _cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
     from app.wiring import launch_options
     from executor.replay import replay_to_folder
+    from receipts.keys import install_key
     from receipts.runs import resolve_run
 
     runs_dir = settings.runs_dir.expanduser()
     folder = resolve_run(args.run, runs_dir)
     report = await replay_to_folder(
-        folder.root, runs_dir, launch_options=launch_options(settings), include_risky=args.include_risky
+        folder.root,
+        runs_dir,
+        launch_options=launch_options(settings),
+        include_risky=args.include_risky,
+        signer=install_key(),
     )
     _emit(args, report.to_dict(), report.summary())
     return 0 if report.ok else 1
+
+
+async def _cmd_batch(args: argparse.Namespace, settings: Settings) -> int:
+    from app.cli_batch import cmd_batch  # the batch machinery loads for `waypost batch` only
+
+    return await cmd_batch(args, settings)
 
 
 async def _cmd_doctor(args: argparse.Namespace, settings: Settings) -> int:
@@ -311,6 +346,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         "doctor": _cmd_doctor,
         "transcribe": cli_voice.cmd_transcribe,
         "eval": cli_eval.cmd_eval,
+        "batch": _cmd_batch,
     }
     command = commands[args.command]
 
@@ -340,15 +376,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _dispatch(args)
     except _bad_input_errors() as exc:
-        print(f"waypost: {exc}", file=sys.stderr)
+        print(scrub(f"waypost: {exc}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     except EnvironmentProblem as exc:
-        print(f"waypost: {exc}", file=sys.stderr)
+        print(scrub(f"waypost: {exc}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         return quiet_broken_pipe()
     except OSError as exc:  # a file or folder of this machine, named in the sentence
-        print(f"waypost: {describe_os_error(exc)}", file=sys.stderr)
+        print(scrub(f"waypost: {describe_os_error(exc)}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     except (KeyboardInterrupt, asyncio.CancelledError):
         return stop.report(bool(getattr(args, "json", False)))

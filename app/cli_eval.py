@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from app.settings import Settings
+from common.secrecy import scrub, scrub_data
 
 if TYPE_CHECKING:
     from evals.runner import TaskResult
@@ -59,7 +60,7 @@ async def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
         core = build_core(settings.model_copy(update={"runs_dir": where}))
         report = await run_suite(core, tasks, cognition=cognition, planner=planner, on_result=progress)
     if args.json:
-        print(json.dumps(report.model_dump(mode="json"), indent=2))
+        print(scrub(json.dumps(scrub_data(report.model_dump(mode="json")), indent=2)))
     else:
-        print(describe(report))
+        print(scrub(describe(report)))
     return 0

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from app.settings import Settings
+from common.secrecy import scrub
 
 if TYPE_CHECKING:  # the voice engines load only when audio is given (docs/architecture.md, "Cold start")
     from voice.audio import AudioClip
@@ -62,7 +63,7 @@ async def transcribe_file(
 
 async def cmd_transcribe(args: argparse.Namespace, settings: Settings) -> int:
     transcript, _ = await transcribe_file(args.audio, settings, args.language)
-    print(json.dumps(transcript.model_dump(), ensure_ascii=False) if args.json else transcript.text)
+    print(scrub(json.dumps(transcript.model_dump(), ensure_ascii=False) if args.json else transcript.text))
     return 0
 
 
@@ -80,13 +81,16 @@ async def task_from_audio(args: argparse.Namespace, settings: Settings) -> tuple
     from voice.spoken import spoken_input
 
     transcript, clip = await transcribe_file(args.audio, settings, args.language)
-    print(f"heard ({transcript.engine}): {transcript.text}", file=sys.stderr)
+    print(scrub(f"heard ({transcript.engine}): {transcript.text}"), file=sys.stderr)
     if not _confirmed(transcript.text, args.yes):
         raise VoiceInputError("not run: the transcript was not confirmed")
     return transcript.text, spoken_input(transcript, transcript.text), clip
 
 
 def mark_spoken(run_dir: Path, spoken: SpokenInput, clip: AudioClip, settings: Settings) -> None:
+    from receipts.attest import amend_signed
+    from receipts.keys import install_key
     from voice.spoken import record_spoken_input
 
-    record_spoken_input(run_dir, spoken, clip if settings.voice_keep_audio else None)
+    keep = clip if settings.voice_keep_audio else None
+    amend_signed(run_dir, install_key(), lambda: record_spoken_input(run_dir, spoken, keep))

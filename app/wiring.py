@@ -81,6 +81,7 @@ def build_core(settings: Settings, *, tools: Mapping[str, Tool] | None = None) -
     from executor.run_resources import RunResources
     from executor.service import AgentCore
     from planner.llm import LLMClient
+    from receipts.keys import install_key
 
     runs_dir = Path(settings.runs_dir).expanduser()
     runs_dir.mkdir(parents=True, exist_ok=True)
@@ -93,7 +94,11 @@ def build_core(settings: Settings, *, tools: Mapping[str, Tool] | None = None) -
         registry=default_registry(runs_dir, llm),
         llm=llm_config,
         resources=lambda run_id, run_dir, secrets: RunResources(
-            run_id=run_id, run_dir=run_dir, launch_options=launch_options(settings), secrets=secrets
+            run_id=run_id,
+            run_dir=run_dir,
+            launch_options=launch_options(settings),
+            secrets=secrets,
+            signer=install_key(),
         ),
         launch_options=launch_options(settings),
     )

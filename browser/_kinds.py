@@ -13,6 +13,7 @@ from typing import Any
 
 from playwright.async_api import Locator, Page
 
+from browser.click_facts import javascript_refusal, read_facts
 from browser.matching import THRESHOLD, Purpose, normalise, similarity
 from browser.models import (
     ActionOutcome,
@@ -73,6 +74,10 @@ async def navigate(session: BrowserSession, action: NavigateAction, limit_ms: fl
     nav_timeout = float(action.timeout_ms or session.navigation_timeout_ms)
     response = await session.page.goto(action.url, wait_until=action.wait_until, timeout=nav_timeout)
     status = response.status if response is not None else None
+    if status is not None and status >= 400:  # the server answered with an error page: not opened
+        return ActionOutcome(
+            kind="navigate", status=OutcomeStatus.ERROR, message=f"HTTP {status} for {action.url}"
+        )
     return ActionOutcome(kind="navigate", status=OK, message=f"HTTP {status}" if status else "")
 
 
@@ -80,6 +85,10 @@ async def click(session: BrowserSession, action: ClickAction, limit_ms: float) -
     found = await _locate(session, action.target, limit_ms)
     if not found.ok or found.locator is None:
         return _miss("click", found)
+    refused = javascript_refusal(await read_facts(found.locator, limit_ms))
+    if refused is not None:  # it would run the page's script: never clicked
+        blocked = OutcomeStatus.BLOCKED
+        return ActionOutcome(kind="click", status=blocked, message=refused, resolved=found.resolved)
     await found.locator.click(button=action.button, click_count=action.click_count, timeout=limit_ms)
     return ActionOutcome(kind="click", status=OK, resolved=found.resolved)
 

@@ -16,6 +16,7 @@ from playwright.async_api import Browser, Error
 
 from browser.actions import perform
 from browser.capture import capture
+from browser.click_facts import ClickFacts, probe
 from browser.deadline import BrowserLost, Deadlines
 from browser.dom_hash import dom_hash
 from browser.models import (
@@ -27,6 +28,7 @@ from browser.models import (
     LaunchOptions,
     Observation,
     PageCapture,
+    Target,
 )
 from browser.observe import DEFAULT_MAX_CHARS, observe
 from browser.page_source import FetchedBody, PageHtml, current_page, fetch_body, load_page
@@ -66,6 +68,13 @@ class PolicyAware(Protocol):
     """A driver whose guards can change between steps (PlaywrightDriver; fakes need not be)."""
 
     async def set_policy(self, policy: BrowserPolicy) -> None: ...
+
+
+@runtime_checkable
+class FactsAware(Protocol):
+    """A driver that can say what a click would do before it happens (browser/click_facts.py)."""
+
+    async def click_facts(self, target: Target) -> ClickFacts | None: ...
 
 
 class PlaywrightDriver:
@@ -129,11 +138,20 @@ class PlaywrightDriver:
         redact = self.session.vault.redact
         return await self._call(
             "capturing the page",
-            lambda: capture(self.session.page, with_screenshot=screenshot, path=path, redact=redact),
+            lambda: capture(
+                self.session.page,
+                with_screenshot=screenshot,
+                path=path,
+                redact=redact,
+                secrets=self.session.vault.redactor.values(),
+            ),
         )
 
     async def dom_hash(self) -> str:
         return await self._call("hashing the page", lambda: dom_hash(self.session.page))
+
+    async def click_facts(self, target: Target) -> ClickFacts | None:
+        return await self._call("reading what a click would do", lambda: probe(self.session, target))
 
     async def set_policy(self, policy: BrowserPolicy) -> None:
         await self._call("setting the guards", lambda: self.session.set_policy(policy))

@@ -16,6 +16,9 @@ class BrowserPolicy(Contract):
     no_submit: bool = False
     blocked_actions: list[str] = Field(default_factory=list)
     accept_dialogs: bool = False
+    #: The task names a private address itself: a public page may then lead to one
+    #: (browser/network_policy.py). Off, a run that opened a public page never reaches 127.0.0.1 & co.
+    private_network: bool = False
 
     @property
     def submit_blocked(self) -> bool:

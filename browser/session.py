@@ -29,8 +29,11 @@ from playwright.async_api import (
 
 from browser.launch import launch
 from browser.models import BrowserPolicy, DialogEvent, GuardEvent, LaunchOptions
+from browser.network_policy import PrivateNetworkGuard
 from browser.request_guard import TypedValues
+from browser.scratch import new_scratch
 from browser.secrets import SecretVault
+from browser.socket_guard import SocketGuard
 from browser.submit_guard import INIT_SCRIPT, OFF_SCRIPT, is_unsafe_method
 from browser.url_policy import UrlPolicy
 
@@ -59,6 +62,7 @@ class BrowserSession:
         self.policy = policy or BrowserPolicy()
         self.vault = vault or SecretVault()
         self.url_policy = UrlPolicy(self.policy.allowed_schemes, self.policy.allowed_domains)
+        self.network = PrivateNetworkGuard(allow_private=self.policy.private_network)
         self._tmp: tempfile.TemporaryDirectory[str] | None = None
         if downloads_dir is None:
             self._tmp = tempfile.TemporaryDirectory(prefix="waypost-downloads-")
@@ -69,6 +73,9 @@ class BrowserSession:
         self.dialogs: list[DialogEvent] = []
         self.guard_events: list[GuardEvent] = []
         self.typed = TypedValues()
+        self.sockets = SocketGuard(
+            self.typed, lambda: self.policy.submit_blocked, self.guard_events.append, self.vault.redact
+        )
         self._pages: list[Page] = []
         self._guard_script: AsyncContextManager | None = None
         self._playwright = playwright
@@ -87,7 +94,7 @@ class BrowserSession:
         vault: SecretVault | None = None,
         downloads_dir: Path | None = None,
     ) -> BrowserSession:
-        scratch = tempfile.TemporaryDirectory(prefix="waypost-browser-")
+        scratch = new_scratch()
         pw = await _start_playwright(scratch.name)
         try:
             launched = await launch(pw, options or LaunchOptions())
@@ -128,6 +135,7 @@ class BrowserSession:
         if self.policy.submit_blocked:
             self._guard_script = await self.context.add_init_script(INIT_SCRIPT)
         await self.context.route("**/*", self._route)
+        await self.sockets.install(self.context)  # WebSocket messages never pass the route above
         self.context.on("page", self._adopt)
         for page in self.context.pages:
             self._adopt(page)
@@ -142,6 +150,7 @@ class BrowserSession:
         """
         self.policy = policy
         self.url_policy = UrlPolicy(policy.allowed_schemes, policy.allowed_domains)
+        self.network.allow_private = policy.private_network
         if policy.submit_blocked and self._guard_script is None:
             self._guard_script = await self.context.add_init_script(INIT_SCRIPT)
             await self._in_frames(f"() => {INIT_SCRIPT.strip().rstrip(';')}")
@@ -201,6 +210,7 @@ class BrowserSession:
     async def _route(self, route: Route) -> None:
         request = route.request
         reason = self.url_policy.check(request.url)
+        reason = reason or self.network.refusal(request.url, from_url=_source(route))
         kind: Literal["url", "submit"] = "url"
         if reason is None and self.policy.submit_blocked and is_unsafe_method(request.method):
             reason = f"{request.method} blocked: no form submission leaves the page (no_submit)"
@@ -214,6 +224,7 @@ class BrowserSession:
                 kind = "submit"
         try:
             if reason is None:
+                self.network.passed(request.url, navigation=request.is_navigation_request())
                 await route.continue_()
                 return
             redact = self.vault.redact
@@ -276,6 +287,14 @@ class BrowserSession:
         for folder in (self._tmp, self._scratch):
             if folder is not None:
                 folder.cleanup()
+
+
+def _source(route: Route) -> str:
+    """The URL of the page a request comes from (its frame's document), or "" when unknown."""
+    try:
+        return route.request.frame.url
+    except Error:  # a service worker's request has no frame
+        return ""
 
 
 async def _start_playwright(tmpdir: str) -> Playwright:

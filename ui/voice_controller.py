@@ -184,4 +184,8 @@ class VoiceController(QObject):
             return
         spoken, clip = self.pending
         self.pending = None
-        record_spoken_input(run_dir, spoken, clip if self.options.keep_audio else None)
+        keep = clip if self.options.keep_audio else None
+        from receipts.attest import amend_signed  # signing loads with the first spoken run
+        from receipts.keys import install_key
+
+        amend_signed(run_dir, install_key(), lambda: record_spoken_input(run_dir, spoken, keep))

@@ -13,13 +13,25 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from browser.models import Action, NavigateAction, Observation, OutcomeStatus, Target, parse_action
+from browser.driver import FactsAware
+from browser.models import (
+    Action,
+    ClickAction,
+    NavigateAction,
+    Observation,
+    OutcomeStatus,
+    Target,
+    parse_action,
+)
+from executor.act.effects import Judgement, judge, surprise
 from executor.act.fsm import LoopFSM, LoopState
 from executor.act.guards import ActStopped, LoopGuard, LoopLimits
+from executor.act.in_flight import decide_repeat, note_taken_back
+from executor.act.intent import Intent, take_back
 from executor.act.outcomes import page_change, stop_on_unmet, transient
 from executor.act.perform import ActEnv, Performed, capture_before, perform, refuse
 from executor.act.progress import StepProgress
-from executor.act.risk import Risk, blocked, classify, covered
+from executor.act.risk import SAFE_MODE_ONLY, Risk, blocked, covered
 from executor.gate_desk import ActionGate, Allowed, Cleared, Denied, unanswered
 from executor.gate_preview import take_gate_preview
 from executor.models import GateDecisionV1, PendingUserInput
@@ -59,8 +71,14 @@ class ActLoop:
         limits: LoopLimits | None = None,
         cognition: Cognition | None = None,
         ask: ActionAsker | None = None,
+        safe_mode: bool = True,
+        home: frozenset[str] = frozenset(),
+        in_flight: Intent | None = None,
     ) -> None:
         self.env = env
+        self.safe_mode = safe_mode
+        #: The task's own origins: leaving them asks first in safe mode.
+        self.home = home
         self.spec = spec
         self.gate = gate
         self.progress = progress
@@ -70,13 +88,18 @@ class ActLoop:
         self.fsm = LoopFSM()
         self.guard = LoopGuard(self.limits)
         self._refused_keys: set[tuple[str, str]] = set()
+        #: An action a stopped run had sent without its outcome being saved (resume only).
+        self.in_flight = in_flight
 
     # --- the two drivers of the loop ---------------------------------------------------------
 
     async def run(self) -> LoopResult:
         self.fsm.to(S.COLLECTING)
         try:
+            undecided = await self._take_back()
             await self._restore()
+            if undecided is not None:
+                await decide_repeat(self.env, undecided, self.progress, ask=self.ask, gate=self.gate)
             if self.spec.actions is not None:
                 result = await self._run_list(self.spec.actions)
             else:
@@ -183,10 +206,10 @@ class ActLoop:
         )
         self.progress.count += 1
         gate_ref = self._step_gate_ref()
-        own_url = isinstance(action, NavigateAction) and action.url == self.spec.url  # the plan's page
-        risk = None if own_url else classify(action, observation)
+        judged = await self._judge(action, observation)
+        risk = judged.risk
         if risk is not None:
-            gate_ref = await self._clear_risk(action, risk, confidence, before)
+            gate_ref = await self._clear_risk(action, judged, confidence, before)
             if gate_ref is None:
                 self._refused_keys.add(key)
                 return None
@@ -205,12 +228,44 @@ class ActLoop:
             self.progress.count += 1
         assert performed is not None
         self._remember(performed)
+        await self._check_after(performed, judged)
         self.guard.after(performed.outcome.ok or performed.outcome.status is OutcomeStatus.BLOCKED,
                          performed.outcome.message)  # fmt: skip
         return performed
 
-    async def _clear_risk(self, action: Action, risk: Risk, confidence: float, before: Any) -> GateRef | None:
+    async def _judge(self, action: Action, observation: Observation | None) -> Judgement:
+        """What the action does, from the element's own facts when the driver can read them."""
+        if isinstance(action, NavigateAction) and action.url == self.spec.url:
+            return Judgement(None, "opens the step's own page")  # the plan's page, not a page's wish
+        facts = None
+        if isinstance(action, ClickAction) and isinstance(self.env.driver, FactsAware):
+            facts = await self.env.driver.click_facts(action.target)
+        judged = judge(action, observation, facts, home=self.home, page_url=self.env.driver.url)
+        if judged.risk in SAFE_MODE_ONLY and not self.safe_mode:
+            return Judgement(None, judged.does)
+        return judged
+
+    async def _check_after(self, performed: Performed, judged: Judgement) -> None:
+        """A click that landed somewhere riskier than judged is reported; in safe mode the step stops."""
+        if not performed.navigated or performed.action.kind == "navigate":
+            return
+        gate_kind = self.gate.gate_kind if self.gate else None
+        why = surprise(judged, performed.after.url, self.home, gate_kind)
+        if why is None:
+            return
+        why = f"{_describe(performed.action)} {why}"
+        self.progress.surprises.append({"action": _describe(performed.action), "url": performed.after.url,
+                                        "why": why})  # fmt: skip
+        await self.env.recorder.record_note(why, level="warning", step_id=self.env.step_id)
+        if self.safe_mode:
+            raise ActStopped(f"{why}; the step stops here", code="riskier_than_judged")
+
+    async def _clear_risk(
+        self, action: Action, judged: Judgement, confidence: float, before: Any
+    ) -> GateRef | None:
         """The approval a risky action runs under, or None when it must not run (it is recorded)."""
+        risk = judged.risk
+        assert risk is not None
         gate = self.gate
         blocked_actions = list(gate.blocked_actions) if gate else []
         if blocked(risk, blocked_actions):
@@ -225,7 +280,7 @@ class ActLoop:
         question = ActionGate(
             step_gate=gate, risk=str(risk), n=self.progress.count, target=target,
             reason=(f"low confidence ({confidence:.2f}) on a {risk} action" if low else
-                    f"this action would {risk}; the step's approval does not cover it"),
+                    f"this action {_would(risk)}: it {judged.does}; the step's approval does not cover it"),
         )  # fmt: skip
         cleared: Cleared | None = None
         if self.ask is not None:
@@ -292,6 +347,18 @@ class ActLoop:
     async def _observe_quietly(self) -> Observation:
         return await self.env.driver.observe()
 
+    async def _take_back(self) -> Intent | None:
+        """Settles an action left in flight without repeating it; returns it if only a person can."""
+        intent, self.in_flight = self.in_flight, None
+        if intent is None:
+            return None
+        if take_back(self.progress, intent):
+            return intent
+        await note_taken_back(self.env, intent)
+        if intent.listed and intent.outcome is not None:
+            stop_on_unmet(self.progress.history[-1:])  # it ended badly: what followed needed it
+        return None
+
     async def _restore(self) -> None:
         """A resumed step on a fresh browser: back to its page, with the inputs made there re-applied."""
         url = self.progress.url
@@ -304,7 +371,7 @@ class ActLoop:
         )
         for data in [{"kind": "navigate", "url": url}, *self.progress.inputs]:
             before = await capture_before(self.env)
-            await perform(self.env, parse_action(data), self._step_gate_ref(), before)
+            await perform(self.env, parse_action(data), self._step_gate_ref(), before, journaled=False)
 
     async def _note_fallback(self, decision: CognitionDecision) -> None:
         if decision.rationale.startswith("LLM_FALLBACK:"):
@@ -330,6 +397,8 @@ class ActLoop:
             "ui_actions": p.performed,
             "final_url": p.url,
             "refused": p.refused,
+            "surprises": p.surprises,
+            "unknown_outcomes": p.unknown,
             "downloads": p.downloads,
             "extracted": p.extracted,
             "cognition": {
@@ -338,6 +407,14 @@ class ActLoop:
                 "fallback_reason": p.fallback_reason,
             },
         }
+
+
+def _would(risk: Risk) -> str:
+    if risk is Risk.OTHER_ORIGIN:
+        return "leaves the task's site"
+    if risk is Risk.UNKNOWN:
+        return "does something that cannot be seen"
+    return f"would {risk}"
 
 
 def _needs_observation(action: Action) -> bool:

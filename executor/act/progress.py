@@ -24,11 +24,16 @@ class StepProgress(BaseModel):
     #: Goal-driven steps: what was done and how it went (cognition's history).
     history: list[dict[str, Any]] = Field(default_factory=list)
     refused: list[dict[str, Any]] = Field(default_factory=list)
+    #: Actions whose navigation turned out riskier than judged before them (reported, with a note).
+    surprises: list[dict[str, Any]] = Field(default_factory=list)
     downloads: list[dict[str, Any]] = Field(default_factory=list)
     #: Text read by extract actions (already redacted by the driver), for the step's answer.
     extracted: list[str] = Field(default_factory=list)
     #: Inputs that worked: typed value, stable target and the field's label (memory's facts).
     facts: list[dict[str, Any]] = Field(default_factory=list)
+    #: Actions that may have happened before a run stopped and were not repeated (declined): their
+    #: outcome is unknown, so the run cannot claim SUCCESS for them (executor/act/intent.py).
+    unknown: list[dict[str, Any]] = Field(default_factory=list)
     decisions: int = 0
     fallbacks: int = 0
     fallback_reason: str | None = None

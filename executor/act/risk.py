@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from enum import StrEnum
+from urllib.parse import urlsplit
 
 from browser.models import Action, ElementInfo, Observation, Target
 
@@ -24,6 +25,14 @@ class Risk(StrEnum):
     PAYMENT = "payment"
     PURCHASE = "purchase"
     DELETE = "delete"
+    #: Opens a page on another origin than the task's own (asks in safe mode only).
+    OTHER_ORIGIN = "other_origin"
+    #: What the action does could not be seen (asks in safe mode only).
+    UNKNOWN = "unknown"
+
+
+#: Risks that ask only in safe mode: nothing says harm, but nothing says it is harmless either.
+SAFE_MODE_ONLY = frozenset({Risk.OTHER_ORIGIN, Risk.UNKNOWN})
 
 
 #: Words (folded, lower case) that make a control risky; checked most specific first.
@@ -62,6 +71,8 @@ BLOCKED_BY: dict[Risk, frozenset[str]] = {
     Risk.PAYMENT: frozenset({"payment", "purchase", "submit"}),
     Risk.PURCHASE: frozenset({"purchase", "payment", "submit"}),
     Risk.DELETE: frozenset({"delete", "submit"}),
+    Risk.OTHER_ORIGIN: frozenset(),
+    Risk.UNKNOWN: frozenset(),
 }
 _FILLABLE = {"textbox", "searchbox", "combobox", "spinbutton"}
 
@@ -82,8 +93,9 @@ def words_risk(text: str) -> Risk | None:
     return None
 
 
-def _href_risk(href: str) -> Risk | None:
-    path = fold(href.split("?")[0])
+def href_risk(href: str) -> Risk | None:
+    """The risk a link's path names (/account/remove-now is a delete); its host and query say nothing."""
+    path = fold(urlsplit(href.strip()).path)
     for risk, words in _HREF_WORDS:
         if any(w in path.split() for w in words):
             return risk
@@ -124,14 +136,14 @@ def classify(action: Action, observation: Observation | None) -> Risk | None:
             return None  # a search sends a query; the request guard keeps personal values in
         return Risk.LOGIN if _login_page(observation) else Risk.SUBMIT
     if action.kind == "navigate":
-        return _href_risk(action.url)  # a URL is judged by where it goes, like a link
+        return href_risk(action.url)  # a URL is judged by where it goes, like a link
     if action.kind != "click":
         return None
     element = element_for(action.target, observation)
     text = element.name if element is not None else (action.target.name or action.target.text or "")
     risk = words_risk(text)
     if risk is None and element is not None and element.href:
-        risk = _href_risk(element.href)
+        risk = href_risk(element.href)
     if risk is None and element is not None and element.input_type in ("submit", "image"):
         # A bare submit control says nothing by its text: next to a password field it signs in.
         risk = Risk.LOGIN if _login_page(observation) else Risk.SUBMIT

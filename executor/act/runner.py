@@ -18,8 +18,10 @@ from browser.models import BrowserPolicy
 from browser.thumbnail import driver_thumbnail
 from common.secrecy import has_placeholder
 from executor.act import report
+from executor.act.effects import home_origins
 from executor.act.guards import ActStopped, LoopLimits
 from executor.act.hints import HintedCognition
+from executor.act.intent import Intent
 from executor.act.loop import ActLoop, LoopResult
 from executor.act.perform import ActEnv
 from executor.act.progress import StepProgress
@@ -33,6 +35,7 @@ from executor.tools import ToolContext, ToolOutput
 from planner.cognition import Cognition, RuleCognition
 from planner.models import Step
 from planner.page_view import showing
+from planner.secrets import plan_urls
 from receipts.interface import Recorder
 
 #: Stops whose cause is worth remembering for the site (stable failure causes).
@@ -90,11 +93,17 @@ class ActRunner:
             run_dir=resources.run_dir,
             events=ctx.events or NullSink(),
             budget=ctx.budget,
+            progress=progress,
+            intents=ctx.intents,
+            listed=spec.actions is not None,
         )
         limits = self.limits or LoopLimits.from_config(dict(step.config))
+        home = home_origins([*plan_urls(ctx.plan), spec.url or driver.url])  # the task's own sites
         loop = ActLoop(
             env, spec, gate=ctx.gate, progress=progress, limits=limits,
             cognition=self._cognition(spec.url or driver.url), ask=ctx.ask,
+            safe_mode=ctx.runtime.safe_mode, home=home,
+            in_flight=Intent.from_outputs(dict(ctx.step_outputs.get(step.step_id, {}))),
         )  # fmt: skip
         try:
             with showing(lambda: driver_thumbnail(driver)):  # a picture for models that take images
