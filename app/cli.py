@@ -10,11 +10,9 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pydantic import ValidationError
-
-from app import cli_batch, cli_eval, cli_voice
+from app import cli_batch_args, cli_eval, cli_voice
 from app.cli_errors import (
     EnvironmentProblem,
     check_display,
@@ -25,23 +23,29 @@ from app.cli_errors import (
 from app.cli_secrets import SecretOptionError, add_secret_arguments, read_secrets
 from app.cli_signals import Stop
 from app.hardening import owner_only_umask, tighten
-from app.progress import ProgressPrinter
 from app.settings import Settings, SettingsError, config_dir, load_settings
-from app.terminal_confirm import TerminalConfirm
-from app.wiring import build_core, launch_options
-from browser.discovery import ChromiumNotFound
-from common.contracts import new_id
 from common.secrecy import live_secrets, scrub, scrub_data
-from executor.checkpoint_store import CheckpointStoreError
-from executor.confirm import ConfirmHandler
 from executor.models import ApprovalPolicy, RunBundleV1
 from executor.observability import configure_json_logging
-from executor.service import AgentCore, UnknownRun
 from planner.models import ExecutionPlan
-from planner.service import PlannerConfigError
-from receipts.errors import ReceiptsError
-from receipts.keys import install_key
-from receipts.runs import resolve_run
+
+if TYPE_CHECKING:
+    from executor.confirm import ConfirmHandler
+    from executor.service import AgentCore
+
+# Everything a command needs beyond the parser is imported inside that command: `waypost plan`
+# must not load Playwright, the model client, numpy or Qt (docs/architecture.md, "Cold start").
+
+#: Errors printed as one line with exit code 2, by module and class name. They are looked up only
+#: when an exception escapes, and only in modules already loaded: an exception from a module that
+#: was never imported cannot be of its type.
+_BAD_INPUT_ERRORS = (
+    ("planner.service", "PlannerConfigError"),
+    ("executor.service", "UnknownRun"),
+    ("executor.checkpoint_store", "CheckpointStoreError"),
+    ("receipts.errors", "ReceiptsError"),
+    ("browser.discovery", "ChromiumNotFound"),
+)
 
 EXIT_BAD_INPUT = 2
 
@@ -117,7 +121,7 @@ def _parser() -> argparse.ArgumentParser:
     doctor = sub.add_parser("doctor", help="check Chromium, Qt, fonts, the model endpoint")
     common(doctor)
     cli_eval.add_parser(sub)
-    cli_batch.add_parser(sub)
+    cli_batch_args.add_parser(sub)
     return parser
 
 
@@ -133,7 +137,8 @@ def _settings(args: argparse.Namespace) -> Settings:
         overrides["planner"] = args.planner
     if args.command == "eval":
         overrides.update(cli_eval.overrides(args))
-    return load_settings(overrides=overrides)
+    no_model = args.command == "plan" and getattr(args, "planner", None) == "rules"
+    return load_settings(overrides=overrides, read_keyring=not no_model)
 
 
 def _emit(args: argparse.Namespace, document: Any, human: str) -> None:
@@ -146,6 +151,8 @@ def _emit(args: argparse.Namespace, document: Any, human: str) -> None:
 def _confirm_handler(policy: ApprovalPolicy) -> ConfirmHandler | None:
     """`ask` prompts only where a person can answer; with no TTY the run pauses with a checkpoint."""
     if policy is ApprovalPolicy.ASK and sys.stdin.isatty():
+        from app.terminal_confirm import TerminalConfirm
+
         return TerminalConfirm()
     return None
 
@@ -178,8 +185,11 @@ def _describe_bundle(bundle: RunBundleV1, core: AgentCore) -> str:
 
 
 async def _cmd_plan(args: argparse.Namespace, settings: Settings) -> int:
-    core = build_core(settings)
-    result = await core.plan(args.task, url=args.url, planner=settings.planner)
+    """Plans without a core: no store, browser or tools are built for a plan that is only printed."""
+    from app.wiring import llm_settings
+    from executor.planning import plan_task
+
+    result = await plan_task(args.task, llm=llm_settings(settings), url=args.url, planner=settings.planner)
     _emit(args, json.loads(result.plan.model_dump_json()), _describe_plan(result.plan))
     return 0
 
@@ -192,6 +202,10 @@ async def _finish_run(args: argparse.Namespace, core: AgentCore, bundle: RunBund
 async def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     if sum(map(bool, (args.task, args.plan_file, args.audio))) != 1:
         raise BadInput("give a TASK, --plan FILE or --audio FILE.wav (exactly one)")
+    from pydantic import ValidationError
+
+    from app.wiring import build_core
+
     spoken = await cli_voice.task_from_audio(args, settings) if args.audio else None
     if spoken is not None:
         args.task = spoken[0]
@@ -223,6 +237,9 @@ async def _run_plan(
     settings: Settings,
     spoken: tuple[str, Any, Any] | None,
 ) -> int:
+    from app.progress import ProgressPrinter
+    from common.contracts import new_id
+
     args.stop.run_id = run_id = new_id("run")  # named now: a stopped run says how to resume it
     bundle = await core.run(
         plan,
@@ -239,6 +256,9 @@ async def _run_plan(
 
 
 async def _cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
+    from app.progress import ProgressPrinter
+    from app.wiring import build_core
+
     args.stop.run_id = args.run_id
     core = build_core(settings)
     answers = {ApprovalPolicy.ALL: True, ApprovalPolicy.NONE: False}
@@ -265,7 +285,10 @@ async def _cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
+    from app.wiring import launch_options
     from executor.replay import replay_to_folder
+    from receipts.keys import install_key
+    from receipts.runs import resolve_run
 
     runs_dir = settings.runs_dir.expanduser()
     folder = resolve_run(args.run, runs_dir)
@@ -278,6 +301,12 @@ async def _cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
     )
     _emit(args, report.to_dict(), report.summary())
     return 0 if report.ok else 1
+
+
+async def _cmd_batch(args: argparse.Namespace, settings: Settings) -> int:
+    from app.cli_batch import cmd_batch  # the batch machinery loads for `waypost batch` only
+
+    return await cmd_batch(args, settings)
 
 
 async def _cmd_doctor(args: argparse.Namespace, settings: Settings) -> int:
@@ -317,7 +346,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         "doctor": _cmd_doctor,
         "transcribe": cli_voice.cmd_transcribe,
         "eval": cli_eval.cmd_eval,
-        "batch": cli_batch.cmd_batch,
+        "batch": _cmd_batch,
     }
     command = commands[args.command]
 
@@ -326,6 +355,15 @@ def _dispatch(args: argparse.Namespace) -> int:
             return await command(args, settings)
 
     return asyncio.run(watched())
+
+
+def _bad_input_errors() -> tuple[type[BaseException], ...]:
+    """The exit-2 errors, with the named classes of the modules this process has imported (evaluated
+    only when an exception escapes, so naming an error never loads its module)."""
+    names = _BAD_INPUT_ERRORS
+    found = (getattr(sys.modules[module], name, None) for module, name in names if module in sys.modules)
+    loaded = tuple(e for e in found if isinstance(e, type) and issubclass(e, BaseException))
+    return (BadInput, SettingsError, cli_voice.VoiceInputError, *loaded)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -337,18 +375,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args.stop = stop = Stop(as_json=bool(getattr(args, "json", False)))
     try:
         return _dispatch(args)
-    except (
-        BadInput,
-        SettingsError,
-        PlannerConfigError,
-        UnknownRun,
-        CheckpointStoreError,
-        ReceiptsError,
-        cli_voice.VoiceInputError,
-    ) as exc:
+    except _bad_input_errors() as exc:
         print(scrub(f"waypost: {exc}"), file=sys.stderr)
         return EXIT_BAD_INPUT
-    except (EnvironmentProblem, ChromiumNotFound) as exc:
+    except EnvironmentProblem as exc:
         print(scrub(f"waypost: {exc}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:

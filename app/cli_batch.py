@@ -11,6 +11,7 @@ import math
 import sys
 from pathlib import Path
 
+from app import cli_batch_args as batch_args
 from app.settings import Settings
 from app.wiring import build_core, launch_options
 from batch.journal import BatchJournal, BatchJournalError
@@ -28,26 +29,8 @@ from executor.models import ApprovalPolicy
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
 
-
-def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    batch = sub.add_parser("batch", help="run a suite of cases (JSON Lines), several at once")
-    batch.add_argument("suite", nargs="?", type=Path, help="one case per line: name, task or plan, expect")
-    batch.add_argument("--resume", metavar="BATCH_ID", help="finish a batch that was stopped")
-    batch.add_argument("--workers", type=int, default=1, help="runs at once (default 1)")
-    batch.add_argument(
-        "--browser",
-        action="append",
-        default=[],
-        metavar="ENDPOINT",
-        help="ws(s):// Playwright server or http(s):// CDP endpoint; repeat for several",
-    )
-    batch.add_argument(
-        "--per-browser", type=int, help="runs at once on each endpoint (default: spread evenly)"
-    )
-    batch.add_argument("--junit", type=Path, help="write JUnit XML here")
-    batch.add_argument("--approve", choices=[p.value for p in ApprovalPolicy])
-    batch.add_argument("--runs-dir", type=Path, help="where runs, receipts and batches live")
-    batch.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+# The parser lives apart so `waypost plan` can build it without loading the batch machinery.
+add_parser = batch_args.add_parser
 
 
 def _bad(message: str) -> int:

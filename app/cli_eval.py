@@ -10,14 +10,14 @@ import json
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from app.settings import Settings
-from app.wiring import build_core
 from common.secrecy import scrub, scrub_data
-from evals.runner import TaskResult, describe, run_suite
-from evals.tasks import select
-from planner.service import PlannerChoice
+
+if TYPE_CHECKING:
+    from evals.runner import TaskResult
+    from planner.service import PlannerChoice
 
 
 def add_parser(sub: Any) -> None:
@@ -37,6 +37,10 @@ def overrides(args: argparse.Namespace) -> dict[str, Any]:
 
 
 async def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
+    from app.wiring import build_core  # the suite's machinery loads only for `waypost eval`
+    from evals.runner import describe, run_suite
+    from evals.tasks import select
+
     tasks = select(args.tasks)
     if not tasks:
         print(f"waypost: no task matches {args.tasks!r}", file=sys.stderr)

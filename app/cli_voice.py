@@ -10,16 +10,15 @@ import argparse
 import json
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.settings import Settings
-from app.voice_wiring import voice_config
 from common.secrecy import scrub
-from receipts.attest import amend_signed
-from receipts.keys import install_key
-from voice.audio import AudioClip, AudioError, load_wav
-from voice.config import VoiceConfigError, close_transcriber, make_transcriber
-from voice.engine import Transcript, TranscriptionError
-from voice.spoken import SpokenInput, record_spoken_input, spoken_input
+
+if TYPE_CHECKING:  # the voice engines load only when audio is given (docs/architecture.md, "Cold start")
+    from voice.audio import AudioClip
+    from voice.engine import Transcript
+    from voice.spoken import SpokenInput
 
 
 class VoiceInputError(Exception):
@@ -43,6 +42,11 @@ def add_run_audio_arguments(run: argparse.ArgumentParser) -> None:
 async def transcribe_file(
     path: Path, settings: Settings, language: str | None
 ) -> tuple[Transcript, AudioClip]:
+    from app.voice_wiring import voice_config
+    from voice.audio import AudioError, load_wav
+    from voice.config import VoiceConfigError, close_transcriber, make_transcriber
+    from voice.engine import TranscriptionError
+
     config = voice_config(settings)
     try:
         clip = load_wav(path)
@@ -74,6 +78,8 @@ def _confirmed(text: str, yes: bool) -> bool:
 
 async def task_from_audio(args: argparse.Namespace, settings: Settings) -> tuple[str, SpokenInput, AudioClip]:
     """The task text heard in --audio, after showing it (stderr) and getting consent."""
+    from voice.spoken import spoken_input
+
     transcript, clip = await transcribe_file(args.audio, settings, args.language)
     print(scrub(f"heard ({transcript.engine}): {transcript.text}"), file=sys.stderr)
     if not _confirmed(transcript.text, args.yes):
@@ -82,5 +88,9 @@ async def task_from_audio(args: argparse.Namespace, settings: Settings) -> tuple
 
 
 def mark_spoken(run_dir: Path, spoken: SpokenInput, clip: AudioClip, settings: Settings) -> None:
+    from receipts.attest import amend_signed
+    from receipts.keys import install_key
+    from voice.spoken import record_spoken_input
+
     keep = clip if settings.voice_keep_audio else None
     amend_signed(run_dir, install_key(), lambda: record_spoken_input(run_dir, spoken, keep))

@@ -1,20 +1,26 @@
-"""`waypost gui`: settings -> core -> window; saved settings are written back (the key to the keyring)."""
+"""`waypost gui`: settings -> window -> core; saved settings are written back (the key to the keyring).
+
+The window is imported and shown before the core is built (app/gui.py), so nothing here imports the
+run machinery at module level (docs/architecture.md, "Cold start")."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import SecretStr
 
 from app.demo.flows import FLOWS
 from app.demo.server import DemoSite
+from app.demo.sites import DemoSites
 from app.gui import run_gui
 from app.settings import Settings, persistent_values, save_settings, store_api_key
 from app.voice_gui import voice_factory
 from app.wiring import build_core
-from executor.service import AgentCore
 from ui.examples import ExampleTask
 from ui.words import mode_words
+
+if TYPE_CHECKING:
+    from executor.service import AgentCore
 
 
 class _SettingsKeeper:
@@ -44,9 +50,14 @@ def open_gui(settings: Settings) -> int:
             transient = {"search_url": site.search_template, "search_provider": "browser"}
             settings = settings.model_copy(update=transient)
         keeper = _SettingsKeeper(settings, transient)
-        core = build_core(settings)
         values = settings.model_dump(mode="json")
         examples = [
             ExampleTask(f.mode, f"{mode_words(f.mode)} · {f.title}", f.task(site.base_url)) for f in FLOWS
         ]
-        return run_gui(core, values, keeper.save, examples, voice_factory(settings))
+        sites = DemoSites(site)
+        try:
+            return run_gui(
+                lambda: build_core(settings), values, keeper.save, examples, voice_factory(settings), sites
+            )
+        finally:
+            sites.close()

@@ -143,8 +143,12 @@ def load_settings(
     *,
     env: Mapping[str, str] | None = None,
     overrides: Mapping[str, Any] | None = None,
+    read_keyring: bool = True,
 ) -> Settings:
-    """File < keyring (api key only) < environment < explicit overrides (CLI flags, UI)."""
+    """File < keyring (api key only) < environment < explicit overrides (CLI flags, UI).
+
+    `read_keyring=False` when no model will be called (`waypost plan --planner rules`): asking the
+    OS keyring loads its backends, which costs more than the whole plan."""
     path = path or settings_path()
     values: dict[str, Any] = {}
     if path.exists():
@@ -153,7 +157,7 @@ def load_settings(
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise SettingsError(f"cannot read settings {path}: {exc}") from exc
         values.pop("api_key", None)  # never honoured from plain config
-    key = _keyring_key()
+    key = _keyring_key() if read_keyring else None
     if key is not None:
         values["api_key"] = key
     values.update(_from_env(os.environ if env is None else env))

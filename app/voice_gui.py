@@ -3,21 +3,27 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from app.settings import Settings
 from app.voice_wiring import voice_config
-from ui.voice_controller import VoiceController, VoiceOptions
-from ui.voice_recorder import QtMicRecorder
-from voice.config import make_transcriber
 
-VoiceFactory = Callable[[], VoiceController]
+if TYPE_CHECKING:
+    from ui.voice_controller import VoiceController
+
+VoiceFactory = Callable[[], "VoiceController"]
 
 
 def voice_factory(settings: Settings) -> VoiceFactory:
-    """Called once the QApplication exists (Qt Multimedia needs it)."""
+    """Called once the QApplication exists (Qt Multimedia needs it) and the window has shown: the
+    microphone and the engines load then, not before the first paint."""
     config = voice_config(settings)
 
     def make() -> VoiceController:
+        from ui.voice_controller import VoiceController, VoiceOptions
+        from ui.voice_recorder import QtMicRecorder
+        from voice.config import make_transcriber
+
         options = VoiceOptions(language=config.language, keep_audio=config.keep_audio)
         return VoiceController(QtMicRecorder(settings.voice_device), make_transcriber(config), options)
 

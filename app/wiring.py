@@ -5,28 +5,22 @@ from __future__ import annotations
 import sys
 from collections.abc import Mapping
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from app.settings import Settings, SettingsError
-from browser.models import LaunchOptions
-from executor.act import act_runners
-from executor.checkpoint_store import CheckpointStore
-from executor.entrypoint import STORE_FILENAME
-from executor.memory import MemoryStore
-from executor.registry import RunnerRegistry
-from executor.research.factory import DEFAULT_SEARCH_URL, research_tools
-from executor.research.search import (
-    BrowserSearchProvider,
-    LocalFolderProvider,
-    SearchProvider,
-    SearxngProvider,
-)
-from executor.run_resources import RunResources
-from executor.service import AgentCore
-from executor.tools import Tool
-from planner.cognition import Cognition, RuleCognition
-from planner.llm import LLMClient, LLMSettings
-from planner.llm_cognition import LLMCognition
-from receipts.keys import install_key
+from browser.options import LaunchOptions
+from planner.llm import LLMSettings
+
+if TYPE_CHECKING:
+    from executor.memory import MemoryStore
+    from executor.registry import RunnerRegistry
+    from executor.research.search import SearchProvider
+    from executor.service import AgentCore
+    from executor.tools import Tool
+    from planner.llm import LLMClient
+
+# The run machinery (Playwright, the research readers) is imported inside the functions that build
+# it, so `waypost plan` can use llm_settings() without loading it (docs/architecture.md, "Cold start").
 
 
 def llm_settings(settings: Settings) -> LLMSettings | None:
@@ -42,11 +36,16 @@ def llm_settings(settings: Settings) -> LLMSettings | None:
 
 
 def store_path(runs_dir: Path) -> Path:
+    from executor.entrypoint import STORE_FILENAME
+
     return runs_dir / STORE_FILENAME
 
 
 def search_provider(settings: Settings) -> SearchProvider:
     """The configured search: a results page in the browser (default), SearXNG, or a local folder."""
+    from executor.research.factory import DEFAULT_SEARCH_URL
+    from executor.research.search import BrowserSearchProvider, LocalFolderProvider, SearxngProvider
+
     where = settings.search_url or ""
     if settings.search_provider == "searxng":
         if not where:
@@ -60,17 +59,30 @@ def search_provider(settings: Settings) -> SearchProvider:
 
 
 def default_tools(settings: Settings, llm: LLMClient | None) -> dict[str, Tool]:
+    from executor.research.factory import research_tools
+
     return research_tools(search=search_provider(settings), llm=llm)
 
 
 def default_registry(runs_dir: Path, llm: LLMClient | None) -> RunnerRegistry:
     """ACT-family runners: the model decides next actions when one is configured, else the rules."""
+    from executor.act import act_runners
+    from executor.registry import RunnerRegistry
+    from planner.cognition import Cognition, RuleCognition
+    from planner.llm_cognition import LLMCognition
+
     cognition: Cognition = LLMCognition(llm) if llm is not None else RuleCognition()
     return RunnerRegistry(act_runners(cognition=cognition, memory=_memory(runs_dir)))
 
 
 def build_core(settings: Settings, *, tools: Mapping[str, Tool] | None = None) -> AgentCore:
     """A core for these settings. Tools default to the built-in set for the configured browser."""
+    from executor.checkpoint_store import CheckpointStore
+    from executor.run_resources import RunResources
+    from executor.service import AgentCore
+    from planner.llm import LLMClient
+    from receipts.keys import install_key
+
     runs_dir = Path(settings.runs_dir).expanduser()
     runs_dir.mkdir(parents=True, exist_ok=True)
     llm_config = llm_settings(settings)
@@ -100,6 +112,8 @@ def launch_options(settings: Settings) -> LaunchOptions:
 
 def _memory(runs_dir: Path) -> MemoryStore:
     """The memory store; an unreadable one is set aside, and the person is told where it went."""
+    from executor.memory import MemoryStore
+
     memory, aside = MemoryStore.beside_or_set_aside(runs_dir)
     if aside is not None:
         print(

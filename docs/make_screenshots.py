@@ -1,4 +1,4 @@
-"""Makes docs/screenshot-gate.png and docs/screenshot-receipts.png from a real run in the real window.
+"""Makes docs/screenshot-{gate,answer,receipts,history}.png from real runs in the real window.
 
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python docs/make_screenshots.py
     xvfb-run -a -s "-screen 0 800x600x24" .venv/bin/python docs/make_screenshots.py --out /tmp/shots
@@ -9,7 +9,8 @@ The default size is the window's own (it fits the screen); `--out` writes the pi
 The window drives example flow C (research, recommend, prefill, don't submit) through the real core:
 the bundled demo site, headless Chromium, the rule planner and real receipts. The first picture is
 taken while the gate dialog asks before the form is touched; the second shows the receipts of the
-finished run with its screenshots side by side.
+finished run with its screenshots side by side. A research run (flow A) follows, and the last
+picture is the History list with both runs.
 """
 
 from __future__ import annotations
@@ -27,6 +28,7 @@ sys.path.insert(0, str(ROOT))
 
 from app.demo.flows import FLOWS  # noqa: E402
 from app.demo.server import DemoSite  # noqa: E402
+from app.demo.sites import DemoSites  # noqa: E402
 from app.settings import Settings  # noqa: E402
 from app.wiring import build_core  # noqa: E402
 from executor.models import RunBundleV1  # noqa: E402
@@ -34,6 +36,7 @@ from ui.controller import RunController  # noqa: E402
 from ui.event_loop import new_event_loop  # noqa: E402
 from ui.examples import ExampleTask  # noqa: E402
 from ui.main_window import MainWindow  # noqa: E402
+from ui.receipts_model import COLUMNS  # noqa: E402
 from ui.words import mode_words  # noqa: E402
 
 DOCS = ROOT / "docs"
@@ -57,7 +60,8 @@ async def main(tmp: Path, out: Path) -> None:
         examples = [
             ExampleTask(f.mode, f"{mode_words(f.mode)} · {f.title}", f.task(site.base_url)) for f in FLOWS
         ]
-        window = MainWindow(RunController(core), settings.model_dump(mode="json"), examples=examples)
+        controller = RunController(core, site=DemoSites(site))
+        window = MainWindow(controller, settings.model_dump(mode="json"), examples=examples)
         window.show()
         window.task_panel.use_example(examples[2])
         asked: asyncio.Future[object] = asyncio.get_running_loop().create_future()
@@ -79,12 +83,36 @@ async def main(tmp: Path, out: Path) -> None:
         window.splitter.setSizes([window.width() * 3 // 10, window.width() * 7 // 10])  # bigger pictures
         await window.receipts_viewer.load(core.run_dir(bundle.run_id))
         await window.receipts_viewer.verify_chain()
-        window.receipts_viewer.table.selectRow(3)  # a fill: its before/after screenshots show the change
+        window.receipts_viewer.table.selectRow(
+            first_fill(window)
+        )  # its before/after pictures show the change
         await settle()
         QApplication.primaryScreen().grabWindow(0).save(str(out / "screenshot-receipts.png"))
         print("wrote", out / "screenshot-receipts.png")
+        await research_then_history(window, examples[0], out)
         window.close()
         await window.aclose()
+
+
+def first_fill(window: MainWindow) -> int:
+    """The receipts row of the first fill (reads come first in a research-then-act run)."""
+    model = window.receipts_viewer.model
+    action = COLUMNS.index("Action")
+    rows = range(model.rowCount())
+    return next((r for r in rows if model.index(r, action).data() == "fill"), 0)
+
+
+async def research_then_history(window: MainWindow, research: ExampleTask, out: Path) -> None:
+    finished: asyncio.Future[RunBundleV1] = asyncio.get_running_loop().create_future()
+    window.controller.run_finished.connect(lambda b: resolve(finished, b))
+    window.task_panel.use_example(research)
+    window.task_panel.run_button.click()
+    await asyncio.wait_for(finished, 120)
+    await window.controller.wait_idle()
+    window.tabs.setCurrentWidget(window.history_panel)
+    await settle()
+    QApplication.primaryScreen().grabWindow(0).save(str(out / "screenshot-history.png"))
+    print("wrote", out / "screenshot-history.png")
 
 
 if __name__ == "__main__":

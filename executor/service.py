@@ -12,21 +12,20 @@ from pathlib import Path
 from pydantic import SecretStr
 
 from browser.models import LaunchOptions
-from executor import revision
 from executor.checkpoint_store import CheckpointStore, RunSummary
 from executor.conductor import RunConductor
 from executor.confirm import ConfirmHandler
 from executor.events import EventSink
 from executor.models import Approval, ApprovalPolicy, ExecMode, RunBundleV1, RuntimeCtxV1
+from executor.planning import plan_task
 from executor.registry import RunnerRegistry
 from executor.replay import ReplayReport, replay_to_folder
 from executor.revision import LLMReplanner, PlanReviser
 from executor.run_resources import ResourcesFactory, RunResources
 from executor.tools import Tool
-from planner.context import build_context
 from planner.llm import LLMSettings
-from planner.models import AttachedFile, ContextPack, ExecutionPlan, TabContext
-from planner.service import PlannerChoice, PlanResult, make_plan
+from planner.models import ExecutionPlan
+from planner.service import PlannerChoice, PlanResult
 
 
 class UnknownRun(LookupError):
@@ -75,14 +74,8 @@ class AgentCore:
         files: Sequence[str] = (),
         planner: PlannerChoice = "auto",
     ) -> PlanResult:
-        context = build_context(task)
-        if url or title or selection or files:
-            context = ContextPack(
-                active_tab=TabContext(url=url, title=title, selection_text=selection),
-                attached_files=[AttachedFile(path=f) for f in files],
-            )
-        result = await revision.reviewed(
-            await make_plan(task, context=context, planner=planner, llm=self.llm), self._replanner()
+        result = await plan_task(
+            task, llm=self.llm, url=url, title=title, selection=selection, files=files, planner=planner
         )
         if result.secrets:
             self._secrets[result.plan.plan_id] = dict(result.secrets)

@@ -20,16 +20,20 @@ import re
 import time
 from collections.abc import Mapping, Sequence
 from functools import lru_cache
-from typing import Any, Literal, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
-import openai
-from openai import AsyncOpenAI
-from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 from pydantic import BaseModel, Field, SecretStr, ValidationError
 
+from common.lazy import lazy_module
 from common.secrecy import scrub_data
 from planner import metering
 from planner.tracing import ModelCall, ModelPrice, Tracer
+
+if TYPE_CHECKING:
+    import openai
+    from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
+else:  # the model client is imported on first use: `waypost plan --planner rules` never needs it
+    openai = lazy_module("openai")
 
 M = TypeVar("M", bound=BaseModel)
 Format = Literal["json_schema", "json_object"]
@@ -136,7 +140,7 @@ class LLMClient:
         self.settings = settings
         self.tracer = tracer or Tracer(settings.prices)
         key = settings.api_key.get_secret_value() if settings.api_key else "not-needed"
-        self._client = AsyncOpenAI(
+        self._client = openai.AsyncOpenAI(
             api_key=key,
             base_url=settings.base_url,
             timeout=settings.timeout_s,

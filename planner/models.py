@@ -191,6 +191,9 @@ class ContextPack(Contract):
     active_tab: TabContext = Field(default_factory=TabContext)
     attached_files: list[AttachedFile] = Field(default_factory=list)
     locale: str | None = None
+    #: The bundled demo site's address (http://127.0.0.1:PORT) when the task was planned beside it.
+    #: Stored with the plan (run store, run.json), so a resume after a restart serves it there again.
+    local_site: str | None = None
 
 
 class Entity(Contract):

@@ -12,17 +12,22 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
-from typing import Any
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
 from executor.checkpoint_store import RunSummary
 from executor.confirm import ConfirmAnswer, ConfirmRequest
-from executor.events import BudgetUpdated, EventBus, RunEvent, RunFinished, RunStarted, StepFinished
+from executor.events import BudgetUpdated, RunEvent, RunFinished, RunStarted, StepFinished
 from executor.models import ApprovalPolicy, RunBundleV1
-from executor.service import AgentCore
 from planner.models import ExecutionPlan, SecretRef
-from planner.service import PlannerChoice
+from ui.run_bus import CountingBus
+from ui.site_record import SiteKeeper, recorded_site, stamp_site
+
+if TYPE_CHECKING:  # the core is built after the window shows (docs/architecture.md, "Cold start")
+    from executor.service import AgentCore
+    from planner.service import PlannerChoice, PlanResult
 
 log = logging.getLogger(__name__)
 
@@ -31,16 +36,8 @@ class ControllerBusy(RuntimeError):
     """A plan, run or resume is already in progress; one at a time."""
 
 
-class _CountingBus(EventBus):
-    """The run's bus, counting what was published so a gate question can wait for earlier events."""
-
-    def __init__(self) -> None:
-        super().__init__()
-        self.published = 0
-
-    def publish(self, event: RunEvent) -> None:
-        self.published += 1
-        super().publish(event)
+class CoreNotReady(RuntimeError):
+    """The window is up but the core is still being built; operations wait for it, lookups raise."""
 
 
 class RunController(QObject):
@@ -92,14 +89,24 @@ class RunController(QObject):
     held = Signal()
     #: Saved settings are now in effect: the next plan or run uses the rebuilt core.
     core_replaced = Signal()
+    #: The first core is in place (the window shows before it is built): history can load.
+    core_ready = Signal()
 
-    def __init__(self, core: AgentCore, parent: QObject | None = None) -> None:
+    def __init__(
+        self, core: AgentCore | None = None, parent: QObject | None = None, *, site: SiteKeeper | None = None
+    ) -> None:
+        """Without a core the window can paint at once; give it with set_core() when built. With a
+        `site`, plans record its address and a resume serves the site at the address recorded."""
         super().__init__(parent)
-        self.core = core
+        self._core = core
+        self.site = site
+        self._core_set = asyncio.Event()
+        if core is not None:
+            self._core_set.set()
         self._task: asyncio.Task[None] | None = None
         self._gate: asyncio.Future[ConfirmAnswer] | None = None
         self._run_id: str | None = None
-        self._bus: _CountingBus | None = None
+        self._bus: CountingBus | None = None
         self._delivered = 0
         self._progress = asyncio.Event()
         self._idle = asyncio.Event()
@@ -107,8 +114,6 @@ class RunController(QObject):
         self._released = asyncio.Event()
         self._released.set()
         self._next_core: AgentCore | None = None
-
-    # --- state ---------------------------------------------------------------------------------
 
     @property
     def busy(self) -> bool:
@@ -133,22 +138,45 @@ class RunController(QObject):
     def gate_pending(self) -> bool:
         return self._gate is not None and not self._gate.done()
 
-    def replace_core(self, core: AgentCore) -> None:
-        """Saved settings take effect between runs: now if idle, else as soon as this run ends."""
+    @property
+    def core(self) -> AgentCore:
+        if self._core is None:
+            raise CoreNotReady("Waypost is still starting")
+        return self._core
+
+    @property
+    def core_is_ready(self) -> bool:
+        return self._core is not None
+
+    async def _ready_core(self) -> AgentCore:
+        await self._core_set.wait()
+        return self.core
+
+    def set_core(self, core: AgentCore) -> None:
+        """The first core (built after the window showed) at once: operations asked for meanwhile
+        proceed. A later one (saved settings) between runs: now if idle, else when this run ends."""
+        if self._core is None:
+            self._core = core
+            self._core_set.set()
+            self.core_ready.emit()
+            return
         self._next_core = core
         if not self.busy:
             self._swap_core()
 
+    replace_core = set_core
+
     def _swap_core(self) -> None:
         core, self._next_core = self._next_core, None
-        if core is not None and core is not self.core:
-            old, self.core = self.core, core
+        if core is not None and core is not self._core:
+            old, self._core = self.core, core
             if old.store is not core.store:
                 old.store.close()
             self.core_replaced.emit()
 
     def history(self, limit: int = 100) -> list[RunSummary]:
-        return self.core.history(limit)
+        """Runs in the store, newest first; none while the core is still being built."""
+        return self._core.history(limit) if self._core is not None else []
 
     def run_dir(self, run_id: str) -> str:
         return str(self.core.run_dir(run_id))
@@ -176,9 +204,14 @@ class RunController(QObject):
         safe_mode: bool = True,
         approval_policy: ApprovalPolicy = ApprovalPolicy.ASK,
         adjust: Callable[[ExecutionPlan], ExecutionPlan] | None = None,
+        secrets: Mapping[str, str] | None = None,
     ) -> None:
-        """Plans (emitting `plan_ready`), then runs the plan, `adjust`ed first (e.g. budget caps)."""
-        self._start(self._plan_and_run(task, url, tuple(files), planner, safe_mode, approval_policy, adjust))
+        """Plans (emitting `plan_ready`), then runs the plan, `adjust`ed first (e.g. budget caps).
+        `secrets` fill the plan's {{secret:NAME}} placeholders, as `--secret NAME` does (memory only)."""
+        run = self._plan_and_run(
+            task, url, tuple(files), planner, safe_mode, approval_policy, adjust, secrets
+        )
+        self._start(run)
 
     def run_plan(
         self,
@@ -186,8 +219,9 @@ class RunController(QObject):
         *,
         safe_mode: bool = True,
         approval_policy: ApprovalPolicy = ApprovalPolicy.ASK,
+        secrets: Mapping[str, str] | None = None,
     ) -> None:
-        self._start(self._run(plan, safe_mode, approval_policy))
+        self._start(self._run(plan, safe_mode, approval_policy, secrets))
 
     def missing_secrets(self, run_id: str) -> list[SecretRef]:
         """The secrets a paused run declared that this process holds no value for (values are never
@@ -312,11 +346,15 @@ class RunController(QObject):
         self.history_changed.emit()
 
     async def _replay(self, run_id: str) -> None:
-        self.replay_finished.emit(await self.core.replay(run_id, confirm=self))
+        core = await self._ready_core()
+        self.replay_finished.emit(await core.replay(run_id, confirm=self))
 
     async def _plan(self, task: str, url: str | None, files: tuple[str, ...], planner: PlannerChoice) -> None:
-        result = await self.core.plan(task, url=url or None, files=files, planner=planner)
-        self.plan_ready.emit(result)
+        result = await (await self._ready_core()).plan(task, url=url or None, files=files, planner=planner)
+        self.plan_ready.emit(self._stamped(result))
+
+    def _stamped(self, result: PlanResult) -> PlanResult:
+        return replace(result, plan=stamp_site(result.plan, self.site.base_url if self.site else None))
 
     async def _plan_and_run(
         self,
@@ -327,27 +365,37 @@ class RunController(QObject):
         safe_mode: bool,
         policy: ApprovalPolicy,
         adjust: Callable[[ExecutionPlan], ExecutionPlan] | None,
+        secrets: Mapping[str, str] | None,
     ) -> None:
-        result = await self.core.plan(task, url=url or None, files=files, planner=planner)
-        self.plan_ready.emit(result)
-        await self._run(adjust(result.plan) if adjust else result.plan, safe_mode, policy)
-
-    async def _run(self, plan: ExecutionPlan, safe_mode: bool, policy: ApprovalPolicy) -> None:
-        self.plan_loaded.emit(plan)
-        bus = _CountingBus()
-        await self._drive(
-            bus,
-            self.core.run(plan, safe_mode=safe_mode, approval_policy=policy, events=bus, confirm=self),
+        result = self._stamped(
+            await (await self._ready_core()).plan(task, url=url or None, files=files, planner=planner)
         )
+        self.plan_ready.emit(result)
+        await self._run(adjust(result.plan) if adjust else result.plan, safe_mode, policy, secrets)
+
+    async def _run(
+        self, plan: ExecutionPlan, safe_mode: bool, policy: ApprovalPolicy, secrets: Mapping[str, str] | None
+    ) -> None:
+        core = await self._ready_core()
+        self.plan_loaded.emit(plan)
+        bus = CountingBus()
+        run = core.run(
+            plan, safe_mode=safe_mode, approval_policy=policy, events=bus, confirm=self, secrets=secrets
+        )
+        await self._drive(bus, run)
 
     async def _resume(self, run_id: str, approve_pending: bool | None, safe_mode: bool) -> None:
         self._run_id = run_id
-        self.plan_loaded.emit(self.core.store.load_plan(run_id))
+        await self._ready_core()
+        plan = self.core.store.load_plan(run_id)
+        if self.site is not None and (address := recorded_site(plan)):
+            self.site.serve(address)  # SiteUnavailable says why in the window's notice
+        self.plan_loaded.emit(plan)
         done = self.core.store.load(run_id)  # what earlier legs finished, as the window saw it then
         for step_run in done.step_runs.values():
             self.step_finished.emit(step_run)
         self.budget_updated.emit(done.budget)
-        bus = _CountingBus()
+        bus = CountingBus()
         await self._drive(
             bus,
             self.core.resume(
@@ -355,7 +403,7 @@ class RunController(QObject):
             ),
         )
 
-    async def _drive(self, bus: _CountingBus, run: Coroutine[Any, Any, RunBundleV1]) -> None:
+    async def _drive(self, bus: CountingBus, run: Coroutine[Any, Any, RunBundleV1]) -> None:
         """Runs the core while a pump task turns bus events into signals, then reports the bundle."""
         self._bus, self._delivered = bus, 0
         events = bus.subscribe()  # subscribed now, before the run publishes anything

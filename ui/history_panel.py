@@ -18,8 +18,11 @@ from PySide6.QtWidgets import (
 
 from executor.checkpoint_store import RUNNING, RunSummary
 from executor.models import RunStatus
+from ui.history_words import distinctive, site_of, when_text
 
-COLUMNS = ("Status", "Updated", "Task", "Run")
+#: The run id is in every cell's tooltip: as a column it took the task's room in a narrow window.
+COLUMNS = ("Status", "When", "Site", "Task")
+TASK_COLUMN = 3
 #: Statuses a run can be continued from: paused at a gate, or interrupted mid-run (Stop, crash).
 RESUMABLE = frozenset({RunStatus.NEEDS_CONFIRMATION.value, RUNNING})
 _COLOURS = {
@@ -63,7 +66,7 @@ class HistoryPanel(QWidget):
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
-        header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
+        header.setSectionResizeMode(TASK_COLUMN, QHeaderView.ResizeMode.Stretch)
         self.receipts_button = QPushButton("Open &receipts")
         self.resume_button = QPushButton("Res&ume")
         self.resume_button.setToolTip("Continue a run paused at a gate or interrupted")
@@ -96,13 +99,17 @@ class HistoryPanel(QWidget):
         self._runs = list(runs)
         self._active = active_run
         self.table.setRowCount(0)
+        shown = distinctive([run.task for run in self._runs])
         for row, run in enumerate(self._runs):
             self.table.insertRow(row)
             status = status_text(run, active_run)
-            when = run.updated_at.astimezone().strftime("%Y-%m-%d %H:%M")
-            for column, text in enumerate((status, when, run.task or "(no task text)", run.run_id)):
+            task = shown[row] or "(no task text)"
+            cells = (status, when_text(run.updated_at), site_of(run.task), task)
+            for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
-                item.setToolTip(run.task if column == 2 else text)
+                item.setToolTip(
+                    f"{run.task}\nrun {run.run_id}" if column == TASK_COLUMN else f"run {run.run_id}"
+                )
                 if column == 0:
                     item.setForeground(QBrush(QColor(_COLOURS.get(run.status, "#111827"))))
                 self.table.setItem(row, column, item)

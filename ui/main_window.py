@@ -7,7 +7,7 @@ keeps the little state that spans panels (the plan on screen, the open gate dial
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, Signal, Slot
 from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
@@ -17,9 +17,7 @@ from executor.checkpoint_store import RunSummary
 from executor.confirm import ConfirmRequest
 from executor.events import RunStarted
 from executor.models import RunBundleV1, RunStatus
-from executor.replay import ReplayReport
 from planner.models import ExecutionPlan
-from planner.service import PlannerChoice, PlanResult
 from ui.answer_panel import AnswerPanel
 from ui.controller import RunController
 from ui.examples import EXAMPLE_TASKS, ExampleTask
@@ -28,6 +26,9 @@ from ui.history_panel import HistoryPanel
 from ui.live_view import LiveView
 from ui.plan_view import PlanView
 from ui.receipts_viewer import ReceiptsViewer
+from ui.resume_flow import ResumeFlow
+from ui.search_words import search_words
+from ui.secret_vault import SecretVault
 from ui.secrets_prompt import SecretsDialog
 from ui.settings_dialog import SettingsDialog
 from ui.task_panel import TaskInput, TaskPanel
@@ -35,6 +36,10 @@ from ui.voice_bar import VoiceBar, install_voice
 from ui.voice_controller import VoiceController
 from ui.window_rules import MIN_WIDTH, cap_budget, changed_settings, default_size
 from ui.words import mode_words, outcome_words
+
+if TYPE_CHECKING:  # the planner and replay load with the core, after the window shows
+    from executor.replay import ReplayReport
+    from planner.service import PlannerChoice, PlanResult
 
 _PLANNERS: dict[str, PlannerChoice] = {"rules": "rules", "llm": "llm", "auto": "auto"}
 
@@ -54,8 +59,10 @@ class MainWindow(QMainWindow):
         examples: Sequence[ExampleTask] = EXAMPLE_TASKS,
         voice: VoiceController | None = None,
         window_state: QSettings | None = None,
+        vault: SecretVault | None = None,
     ) -> None:
-        """`window_state` remembers the window's geometry between launches (none: default size)."""
+        """`window_state` remembers the window's geometry between launches (none: default size);
+        `vault` is where a paused run's secrets may wait for a later resume (the OS keyring)."""
         super().__init__(parent)
         self.controller = controller
         self.settings: dict[str, Any] = dict(settings)
@@ -65,17 +72,18 @@ class MainWindow(QMainWindow):
         self.gate_dialog: GateDialog | None = None
         self.settings_dialog: SettingsDialog | None = None
         self.resume_offer: QMessageBox | None = None
-        self.secrets_dialog: SecretsDialog | None = None
         self._declined_step: str | None = None
         self.setWindowTitle("Waypost")
         self._window_state = window_state
         self.task_panel = TaskPanel(examples)
         self.task_panel.set_planner(str(self.settings.get("planner", "auto")))
+        self._show_search_note()
         self.plan_view = PlanView()
         self.live_view = LiveView()
         self.answer_panel = AnswerPanel()
         self.receipts_viewer = ReceiptsViewer()
         self.history_panel = HistoryPanel()
+        self.resume_flow = ResumeFlow(self, controller, self.task_panel.show_notice, vault)
         self.tabs = QTabWidget()
         self.tabs.addTab(self.live_view, "&Live")
         self.tabs.addTab(self.answer_panel, "A&nswer")
@@ -84,13 +92,29 @@ class MainWindow(QMainWindow):
         self._layout()
         self._menus()
         self._connect_signals()
-        self.voice_bar: VoiceBar | None = (
-            install_voice(self, self.task_panel, controller, voice) if voice else None
-        )
+        self.voice_bar: VoiceBar | None = None
+        if voice is not None:
+            self.attach_voice(voice)
         self.setMinimumWidth(MIN_WIDTH)
         self._restore_geometry()
         self.refresh_history()
+        if controller.core_is_ready:
+            self._show_ready()
+        else:
+            self.statusBar().showMessage("Starting…")
+
+    def _show_ready(self) -> None:
         self.statusBar().showMessage("Ready. Safe mode is " + ("on" if self.safe_mode else "off"))
+
+    @Slot()
+    def _on_core_ready(self) -> None:
+        """The core was built after the window showed: the history can load now."""
+        self.refresh_history()
+        self._show_ready()
+
+    def attach_voice(self, voice: VoiceController) -> None:
+        """Voice input joins the task box; the window may be showing already (voice loads late)."""
+        self.voice_bar = install_voice(self, self.task_panel, self.controller, voice)
 
     @property
     def safe_mode(self) -> bool:
@@ -145,10 +169,12 @@ class MainWindow(QMainWindow):
         c.action_performed.connect(self.live_view.on_action_performed)
         c.budget_updated.connect(self.live_view.on_budget_updated)
         c.run_finished.connect(self._on_run_finished)
+        c.run_finished.connect(self.resume_flow.on_run_finished)
         c.run_cancelled.connect(self._on_run_cancelled)
         c.failed.connect(self._on_failed)
         c.busy_changed.connect(self._on_busy_changed)
         c.history_changed.connect(self.refresh_history)
+        c.core_ready.connect(self._on_core_ready)
         self.live_view.pause_requested.connect(c.pause)
         self.live_view.resume_requested.connect(c.resume)
         c.paused_changed.connect(self._on_paused_changed)
@@ -213,7 +239,7 @@ class MainWindow(QMainWindow):
         self._planned_text = None  # a plan runs once; Run again plans afresh
         self._review_only = False
         if reviewed is not None:
-            self.controller.run_plan(self._capped(reviewed), safe_mode=self.safe_mode)
+            self.controller.run_plan(self._capped(reviewed), safe_mode=self.safe_mode, secrets=data.secrets)
             return
         self.statusBar().showMessage("Planning…")
         self.controller.plan_and_run(
@@ -223,6 +249,7 @@ class MainWindow(QMainWindow):
             planner=_PLANNERS.get(data.planner, "auto"),
             safe_mode=self.safe_mode,
             adjust=self._capped,
+            secrets=data.secrets,
         )
 
     @Slot(object)
@@ -356,27 +383,13 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _on_resume_requested(self, run_id: str) -> None:
-        """A run whose task declared secrets, resumed in a new process, asks for them again first."""
-        if self.controller.busy:
-            return
-        plan = self.controller.core.store.load_plan(run_id)
-        missing = self.controller.missing_secrets(run_id)
-        if not missing:
-            self.controller.resume_run(run_id, safe_mode=self.safe_mode)
-            return
-        dialog = SecretsDialog(missing, plan.task.user_query if plan.task else run_id, self)
-        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        dialog.provided.connect(lambda values: self._resume_with(run_id, values))
-        dialog.rejected.connect(
-            lambda: self.task_panel.show_notice("Not resumed: the run needs its secrets to continue.")
-        )
-        self.secrets_dialog = dialog
-        dialog.open()
+        """A run whose task declared secrets, resumed in a new process, asks for them again first
+        (or takes them from the OS keyring, where the person chose to keep them)."""
+        self.resume_flow.request(run_id, self.safe_mode)
 
-    def _resume_with(self, run_id: str, values: dict[str, str]) -> None:
-        self.controller.supply_secrets(run_id, values)
-        if not self.controller.busy:
-            self.controller.resume_run(run_id, safe_mode=self.safe_mode)
+    @property
+    def secrets_dialog(self) -> SecretsDialog | None:
+        return self.resume_flow.dialog
 
     @Slot()
     def _on_settings_triggered(self) -> None:
@@ -393,12 +406,21 @@ class MainWindow(QMainWindow):
         if "api_key" in values:
             self.settings["api_key_set"] = True
         self.task_panel.set_planner(str(self.settings.get("planner", "auto")))
+        self._show_search_note()
         self.settings_saved.emit(values)
         when = "when the current run ends" if self.controller.busy else "from the next run"
         text = f"Settings saved: {', '.join(changed)} changed; in effect {when}." if changed else (
             "Settings saved: nothing changed.")  # fmt: skip
         self.task_panel.show_notice(text, "info")
         self.statusBar().showMessage(text)
+
+    def _show_search_note(self) -> None:
+        site = self.controller.site.base_url if self.controller.site is not None else None
+        provider, url = (
+            str(self.settings.get("search_provider") or "browser"),
+            self.settings.get("search_url"),
+        )
+        self.task_panel.set_search_note(search_words(provider, str(url) if url else None, site))
 
     def _restore_geometry(self) -> None:
         saved = self._window_state.value("geometry") if self._window_state is not None else None

@@ -3,15 +3,26 @@
 A run's declared secrets (a password typed in the task) live only in the process that planned it.
 After a restart the plan still names them; this dialog asks the person for each one again and
 the bridge (ui/controller.py) hands the values to the core's secrets owner for the resumed run.
-Nothing is stored on disk.
+Nothing is stored on disk. If the person ticks the box, the values also wait in the OS keyring
+(ui/secret_vault.py) until the run ends, so a later resume does not ask again.
 """
 
 from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
-from PySide6.QtWidgets import QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QCheckBox,
+    QDialog,
+    QDialogButtonBox,
+    QFormLayout,
+    QLabel,
+    QLineEdit,
+    QVBoxLayout,
+    QWidget,
+)
 
 from planner.models import SecretRef
+from ui.secret_vault import SecretVault
 
 
 class SecretsDialog(QDialog):
@@ -20,7 +31,14 @@ class SecretsDialog(QDialog):
     #: The person entered every value and pressed Resume (name -> value).
     provided = Signal(dict)
 
-    def __init__(self, refs: list[SecretRef], task: str, parent: QWidget | None = None) -> None:
+    def __init__(
+        self,
+        refs: list[SecretRef],
+        task: str,
+        parent: QWidget | None = None,
+        *,
+        vault: SecretVault | None = None,
+    ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Resume: enter the secrets again")
         self.setWindowModality(Qt.WindowModality.WindowModal)
@@ -43,12 +61,27 @@ class SecretsDialog(QDialog):
         box = QVBoxLayout(self)
         box.addWidget(intro)
         box.addLayout(form)
-        box.addWidget(QLabel("They are used for this run only and are not saved."))
+        box.addWidget(QLabel("They are used for this run only and are never saved to disk."))
+        self.keep_box = QCheckBox(
+            "Keep them in the OS keyring until this run ends (a later resume won't ask)"
+        )
+        self.keep_note = QLabel("")
+        self.keep_note.setWordWrap(True)
+        if vault is not None:
+            box.addWidget(self.keep_box)
+            if not vault.available:
+                self.keep_box.setEnabled(False)
+                self.keep_note.setText(vault.unavailable_reason)
+                box.addWidget(self.keep_note)
         box.addWidget(self.buttons)
         self.buttons.accepted.connect(self.accept)
         self.buttons.rejected.connect(self.reject)
         self.accepted.connect(lambda: self.provided.emit(self.values()))
         self._update_ok()
+
+    def keep(self) -> bool:
+        """The person chose to keep the values in the OS keyring until the run ends."""
+        return self.keep_box.isEnabled() and self.keep_box.isChecked()
 
     def values(self) -> dict[str, str]:
         return {name: edit.text() for name, edit in self.fields.items()}

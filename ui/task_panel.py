@@ -5,8 +5,8 @@ It only emits intents (`plan_requested`, `run_requested`); the window decides wh
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from PySide6.QtCore import Qt, Signal, Slot
 from PySide6.QtGui import QAction, QKeyEvent
@@ -25,6 +25,7 @@ from PySide6.QtWidgets import (
 )
 
 from ui.examples import EXAMPLE_TASKS, ExampleTask
+from ui.secret_field import SecretsButton
 
 #: Planner choices shown to a person, and what the core calls them.
 PLANNERS: tuple[tuple[str, str], ...] = (("Rules", "rules"), ("Model", "llm"), ("Auto", "auto"))
@@ -38,6 +39,8 @@ class TaskInput:
     url: str | None = None
     files: tuple[str, ...] = field(default_factory=tuple)
     planner: str = "auto"
+    #: Values for the task's {{secret:NAME}} placeholders (ui/secret_field.py); never in a repr.
+    secrets: Mapping[str, str] = field(default_factory=dict, repr=False)
 
 
 class TaskEdit(QPlainTextEdit):
@@ -95,6 +98,7 @@ class TaskPanel(QWidget):
             action.setToolTip(example.text)
             self.examples_menu.addAction(action)
         self.examples_button.setMenu(self.examples_menu)
+        self.secrets_button = SecretsButton()
         self.plan_button = QPushButton("&Plan")
         self.plan_button.setToolTip("Show the plan before running")
         self.run_button = QPushButton("&Run")
@@ -105,6 +109,11 @@ class TaskPanel(QWidget):
         self.notice.setAccessibleName("Notice")
         self.notice.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.notice.hide()
+        self.search_note = QLabel("")
+        self.search_note.setWordWrap(True)
+        self.search_note.setAccessibleName("Where research searches")
+        self.search_note.setStyleSheet("QLabel { color: #4b5563; }")
+        self.search_note.hide()
         self._layout()
         self._connect_signals()
 
@@ -115,6 +124,7 @@ class TaskPanel(QWidget):
         context.addWidget(self.attach_button)
         context.addWidget(self.files_label, 1)
         context.addWidget(self.clear_files_button)
+        context.addWidget(self.secrets_button)  # the URL field gives way in a narrow window
         buttons = QHBoxLayout()
         buttons.addWidget(self.examples_button)
         buttons.addStretch(1)
@@ -128,6 +138,7 @@ class TaskPanel(QWidget):
         box.addWidget(self.notice)
         box.addLayout(context)
         box.addLayout(buttons)
+        box.addWidget(self.search_note)
 
     def _connect_signals(self) -> None:
         self.plan_button.clicked.connect(self._on_plan_clicked)
@@ -140,6 +151,7 @@ class TaskPanel(QWidget):
     # --- data ----------------------------------------------------------------------------------
 
     def current_input(self) -> TaskInput:
+        """What the boxes hold; secrets are left out (only a Run takes them, see _on_run_clicked)."""
         return TaskInput(
             text=self.task_edit.toPlainText().strip(),
             url=self.url_edit.text().strip() or None,
@@ -176,11 +188,16 @@ class TaskPanel(QWidget):
         self.notice.setText(text)
         self.notice.setVisible(bool(text))
 
+    def set_search_note(self, text: str) -> None:
+        """Which search engine research uses and how to change it (always in view, from the first run)."""
+        self.search_note.setText(text)
+        self.search_note.setVisible(bool(text))
+
     def clear_notice(self) -> None:
         self.show_notice("")
 
     def set_busy(self, busy: bool) -> None:
-        for widget in (self.plan_button, self.run_button, self.examples_button):
+        for widget in (self.plan_button, self.run_button, self.examples_button, self.secrets_button):
             widget.setEnabled(not busy)
 
     # --- slots ---------------------------------------------------------------------------------
@@ -201,7 +218,7 @@ class TaskPanel(QWidget):
             self.show_notice("Type a task first: what should Waypost do?")
         elif self.run_button.isEnabled():
             self.clear_notice()
-            self.run_requested.emit(data)
+            self.run_requested.emit(replace(data, secrets=self.secrets_button.take()))
 
     @Slot()
     def _on_attach_clicked(self) -> None:

@@ -11,16 +11,17 @@ import asyncio
 import contextlib
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QElapsedTimer, QObject, QTimer, Signal, Slot
 
 from executor.models import RunBundleV1
-from receipts.attest import amend_signed
-from receipts.keys import install_key
-from ui.voice_recorder import MicRecorder
 from voice.audio import MAX_SECONDS, AudioClip, AudioError, clip_from_pcm
 from voice.engine import Transcriber, Transcript, TranscriptionError
 from voice.spoken import SpokenInput, record_spoken_input, spoken_input
+
+if TYPE_CHECKING:  # Qt Multimedia loads with the real microphone, after the window shows
+    from ui.voice_recorder import MicRecorder
 
 IDLE, RECORDING, TRANSCRIBING = "idle", "recording", "transcribing"
 
@@ -184,4 +185,7 @@ class VoiceController(QObject):
         spoken, clip = self.pending
         self.pending = None
         keep = clip if self.options.keep_audio else None
+        from receipts.attest import amend_signed  # signing loads with the first spoken run
+        from receipts.keys import install_key
+
         amend_signed(run_dir, install_key(), lambda: record_spoken_input(run_dir, spoken, keep))

@@ -8,10 +8,17 @@ from __future__ import annotations
 
 import contextlib
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import numpy as np
 from PySide6.QtCore import QByteArray, QIODevice, QObject, Signal, Slot
 from PySide6.QtMultimedia import QAudioDevice, QAudioFormat, QAudioSource, QMediaDevices, QtAudio
+
+from common.lazy import lazy_module
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # numpy loads when a level is first measured, not with the window
+    np = lazy_module("numpy")
 
 
 @dataclass(frozen=True, slots=True)

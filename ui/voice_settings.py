@@ -3,11 +3,20 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtWidgets import QCheckBox, QComboBox, QFormLayout, QGroupBox, QLineEdit, QWidget
 
-from ui.voice_recorder import InputDevice, input_devices
+if TYPE_CHECKING:
+    from ui.voice_recorder import InputDevice
+
+
+def input_devices() -> list[InputDevice]:
+    """The system's microphones; Qt Multimedia loads when Settings opens, not with the window."""
+    from ui.voice_recorder import input_devices as qt_input_devices
+
+    return qt_input_devices()
+
 
 ENGINES = (
     ("Automatic (endpoint when set, else offline)", "auto"),

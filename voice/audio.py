@@ -10,8 +10,14 @@ import io
 import wave
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import numpy as np
+from common.lazy import lazy_module
+
+if TYPE_CHECKING:
+    import numpy as np
+else:  # numpy is imported when a clip is decoded, not when the CLI or the window starts
+    np = lazy_module("numpy")
 
 SAMPLE_RATE = 16_000
 #: A spoken task is a sentence or two; longer recordings are refused rather than decoded for minutes.

@@ -8,7 +8,6 @@ from pydantic import BaseModel, ConfigDict, SecretStr
 
 from voice.endpoint import EndpointEngine, EndpointSettings
 from voice.engine import Transcriber
-from voice.offline import PocketsphinxEngine
 
 EngineChoice = Literal["auto", "offline", "endpoint"]
 
@@ -36,6 +35,8 @@ class VoiceConfig(BaseModel):
 
 def make_transcriber(config: VoiceConfig) -> Transcriber:
     if not config.uses_endpoint:
+        from voice.offline import PocketsphinxEngine  # pocketsphinx loads only for the offline engine
+
         return PocketsphinxEngine()
     if not config.base_url:
         raise VoiceConfigError("voice engine 'endpoint' needs a transcription URL (voice_base_url)")

@@ -7,13 +7,18 @@ Chosen when a transcription endpoint is configured. The language is passed throu
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
-import openai
-from openai import AsyncOpenAI, omit
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
+from common.lazy import lazy_module
 from voice.audio import AudioClip
 from voice.engine import Transcript, TranscriptionError
+
+if TYPE_CHECKING:
+    import openai
+else:  # imported when a transcriber is built, not with the package
+    openai = lazy_module("openai")
 
 
 class EndpointSettings(BaseModel):
@@ -32,7 +37,7 @@ class EndpointEngine:
         self.settings = settings
         self.name = f"endpoint:{settings.model}"
         key = settings.api_key.get_secret_value() if settings.api_key else "not-needed"
-        self._client = AsyncOpenAI(
+        self._client = openai.AsyncOpenAI(
             base_url=settings.base_url, api_key=key, timeout=settings.timeout_s, max_retries=1
         )
 
@@ -45,7 +50,7 @@ class EndpointEngine:
             result = await self._client.audio.transcriptions.create(
                 model=self.settings.model,
                 file=("speech.wav", clip.to_wav(), "audio/wav"),
-                language=language or omit,
+                language=language or openai.omit,
             )
         except openai.APIStatusError as exc:
             raise TranscriptionError(f"the transcription endpoint refused the audio: {exc.message}") from exc

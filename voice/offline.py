@@ -13,14 +13,18 @@ import threading
 import time
 from functools import cache
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
-import pocketsphinx
-
+from common.lazy import lazy_module
 from voice.audio import SAMPLE_RATE, AudioClip
 from voice.engine import Transcript, TranscriptionError
 from voice.lm import build_arpa, build_dictionary, read_dictionary, words
 from voice.phrases import task_sentences
+
+if TYPE_CHECKING:
+    import pocketsphinx
+else:  # the decoder library loads with the first transcription
+    pocketsphinx = lazy_module("pocketsphinx")
 
 Vocabulary = Literal["task", "general"]
 

@@ -121,21 +121,23 @@ class _DemoServer(ThreadingHTTPServer):
         self.lock = threading.Lock()
 
 
-def _bind(port: int | None) -> _DemoServer:
+def _bind(port: int | None, fallback: bool = True) -> _DemoServer:
     if port:
         try:
             return _DemoServer(port)
         except OSError:  # taken (another Waypost, another program): any free port still works
-            pass
+            if not fallback:
+                raise
     return _DemoServer(0)
 
 
 class DemoSite:
     """`with DemoSite() as site: site.url("/datafeed.html")`; `site.posts("/signup")` counts POSTs."""
 
-    def __init__(self, port: int | None = DEFAULT_PORT) -> None:
-        """`port` None: any free port (tests running side by side). A busy port falls back to any."""
-        self._server = _bind(port)
+    def __init__(self, port: int | None = DEFAULT_PORT, *, fallback: bool = True) -> None:
+        """`port` None: any free port (tests running side by side). A busy port falls back to any,
+        unless `fallback` is False (serving a recorded address again): then OSError."""
+        self._server = _bind(port, fallback)
         self._thread = threading.Thread(
             target=self._server.serve_forever, name="waypost-demo-site", daemon=True
         )

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from executor.research.defaults import DEFAULT_SEARCH_URL as DEFAULT_SEARCH_URL
 from executor.research.read_tools import FetchDataTool, OpenUrlTool, ReadPdfTool, WebSearchTool
 from executor.research.retrieve import Embedder, RetrieveTool
 from executor.research.search import (
@@ -10,9 +11,6 @@ from executor.research.search import (
 from executor.research.synth_tools import ComputeTool, SummarizeTool
 from executor.tools import Tool
 from planner.llm import LLMClient
-
-#: Used when WAYPOST_SEARCH_URL is not set: DuckDuckGo's HTML results page (no script needed).
-DEFAULT_SEARCH_URL = "https://html.duckduckgo.com/html/?q={query}"
 
 
 def research_tools(

@@ -26,6 +26,7 @@ from tests.support.fake_tools import FakeTool, fake_toolbox
 from ui.controller import RunController
 from ui.event_loop import new_event_loop
 from ui.main_window import MainWindow
+from ui.secret_vault import SecretVault
 
 
 def _qasync_loop() -> asyncio.AbstractEventLoop:
@@ -163,9 +164,11 @@ DEFAULT_SETTINGS: dict[str, Any] = {"safe_mode": True, "planner": "rules", "runs
 
 
 @contextlib.asynccontextmanager
-async def open_window(core: AgentCore, settings: dict[str, Any] | None = None) -> AsyncIterator[MainWindow]:
+async def open_window(
+    core: AgentCore, settings: dict[str, Any] | None = None, vault: SecretVault | None = None
+) -> AsyncIterator[MainWindow]:
     """A shown MainWindow on its own controller, closed and wound down at the end."""
-    window = MainWindow(RunController(core), settings or DEFAULT_SETTINGS)
+    window = MainWindow(RunController(core), settings or DEFAULT_SETTINGS, vault=vault)
     window.show()
     try:
         yield window

@@ -8,7 +8,7 @@ from collections.abc import Callable
 import pytest
 
 from executor.confirm import ConfirmRequest
-from executor.models import RunBundleV1, RunStatus, StepRunV1, StepStatus
+from executor.models import ApprovalPolicy, RunBundleV1, RunStatus, StepRunV1, StepStatus
 from executor.service import AgentCore
 from tests.support.fake_tools import FakeTool
 from tests.ui.conftest import make_plan, next_emit, research_then_act
@@ -177,3 +177,43 @@ async def test_idle_means_a_new_run_can_start_at_once(core: AgentCore) -> None:
         assert not controller.busy and busy[-1] is False
     assert busy == [True, False, True, False]
     assert core.store.load_plan(bundle.run_id).reason_codes == ["X"]  # the adjusted plan ran
+
+
+async def test_a_run_asked_for_before_the_core_is_built_waits_for_it(core: AgentCore) -> None:
+    """The window shows before the core exists (cold start): Run then waits instead of failing."""
+    controller = RunController()
+    assert not controller.core_is_ready
+    assert controller.history() == []
+    ready = next_emit(controller.core_ready)
+    asked = next_emit(controller.gate_requested)
+    controller.run_plan(research_then_act())
+    assert controller.busy
+    assert not asked.done()
+    controller.set_core(core)
+    await asyncio.wait_for(ready, 10)
+    await asyncio.wait_for(asked, 10)
+    controller.approve()
+    await controller.wait_idle()
+    assert [str(run.status) for run in controller.history()] == ["SUCCESS"]
+
+
+async def test_the_window_says_starting_until_the_core_is_ready_then_lists_history(core: AgentCore) -> None:
+    from PySide6.QtWidgets import QApplication
+
+    from tests.ui.conftest import DEFAULT_SETTINGS
+    from ui.main_window import MainWindow
+
+    finished = RunController(core)
+    done = next_emit(finished.run_finished)
+    finished.run_plan(research_then_act(), approval_policy=ApprovalPolicy.ALL)
+    await asyncio.wait_for(done, 10)
+    await finished.wait_idle()
+    controller = RunController()
+    window = MainWindow(controller, DEFAULT_SETTINGS)
+    assert window.statusBar().currentMessage() == "Starting…"
+    assert window.history_panel.table.rowCount() == 0
+    controller.set_core(core)
+    assert window.statusBar().currentMessage().startswith("Ready.")
+    assert window.history_panel.table.rowCount() == 1
+    window.close()
+    QApplication.processEvents()

@@ -48,7 +48,11 @@ class OnShown(QObject):
 
 hook = OnShown()
 app.installEventFilter(hook)
-rc = run_gui(core, {"safe_mode": True, "runs_dir": str(tmp / "runs")}, saved.append)
+def on_saved(values):
+    saved.append(values)
+    return core
+
+rc = run_gui(lambda: core, {"safe_mode": True, "runs_dir": str(tmp / "runs")}, on_saved)
 history = [(r.status, r.pending.step_id if r.pending else None) for r in core.history()]
 print(json.dumps({"rc": rc, "saved": len(saved), "history": history}))
 """
@@ -69,3 +73,63 @@ def test_run_gui_closes_at_a_gate_and_leaves_a_resumable_run(tmp_path: Path) -> 
     assert "Event loop stopped" not in done.stderr
     result = json.loads(done.stdout.strip().splitlines()[-1])
     assert result == {"rc": 0, "saved": 2, "history": [["NEEDS_CONFIRMATION", "a1"]]}
+
+
+FIRST_PAINT_SCRIPT = """
+import json, sys
+from pathlib import Path
+from PySide6.QtCore import QEvent, QObject, QTimer
+from PySide6.QtWidgets import QApplication
+
+HEAVY = ("executor.service", "playwright", "openai", "numpy", "pocketsphinx", "PySide6.QtMultimedia")
+app = QApplication([])
+seen = {}
+built = []
+
+class OnPaint(QObject):
+    def eventFilter(self, obj, event):
+        if event.type() == QEvent.Type.Paint and type(obj).__name__ == "MainWindow" and not seen:
+            seen["loaded"] = sorted(m for m in HEAVY if m in sys.modules)
+            seen["core_built"] = bool(built)
+            seen["window"] = obj
+        return False
+
+def core():
+    from app.wiring import build_core
+    from app.settings import Settings
+    built.append(True)
+    window = seen["window"]
+    QTimer.singleShot(0, window.close)
+    return build_core(Settings(runs_dir=Path(sys.argv[1]) / "runs", planner="rules"))
+
+hook = OnPaint()
+app.installEventFilter(hook)
+from app.gui import run_gui
+from app.voice_gui import voice_factory
+from app.settings import Settings
+rc = run_gui(core, {"safe_mode": True}, lambda values: None, voice=voice_factory(Settings()))
+print(json.dumps({"rc": rc, "loaded": seen["loaded"], "core_built": seen["core_built"], "built": built}))
+"""
+
+
+def test_the_window_paints_before_the_core_and_heavy_libraries_load(tmp_path: Path) -> None:
+    """First paint comes first: the core, Playwright, the model client, numpy and Qt Multimedia are
+    loaded after the person sees the window (the timing is benchmarks/cold_start.py's)."""
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "PYTHONPATH": str(ROOT),
+        "WAYPOST_CONFIG_DIR": str(tmp_path / "config"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", FIRST_PAINT_SCRIPT, str(tmp_path)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result == {"rc": 0, "loaded": [], "core_built": False, "built": [True]}

@@ -206,3 +206,32 @@ def test_plan_view_shows_a_revised_plan_as_v2_and_keeps_finished_steps(qtbot: Qt
     assert view.version == 2 and "Plan v2" in view.summary.text() and "&lt;failed&gt;" in view.summary.text()
     assert view.model.status_of("s1") == StepStatus.SUCCESS  # the finished step kept its result
     assert view.model.status_of("a2") == StepStatus.PENDING and view.model.rowCount() == 2
+
+
+def test_history_rows_that_begin_alike_show_what_sets_them_apart(qtbot: QtBot) -> None:
+    """The example tasks begin with the same words and address: each row shows its site, its time to
+    the second, and the task from where it differs, with addresses shortened to their page."""
+    from app.demo.flows import FLOWS
+    from ui.history_panel import COLUMNS
+
+    base = "http://127.0.0.1:8765"
+    research, recommend = (f.task(base) for f in FLOWS if f.mode in {"A", "C"})
+    runs = [summary("run_a", "SUCCESS", 3), summary("run_c", "SUCCESS", 2), summary("run_c2", "SUCCESS", 2)]
+    runs[0] = runs[0].model_copy(update={"task": research})
+    runs[1] = runs[1].model_copy(update={"task": recommend})
+    runs[2] = runs[2].model_copy(
+        update={"task": recommend, "updated_at": runs[2].updated_at.replace(second=41)}
+    )
+    panel = HistoryPanel()
+    qtbot.addWidget(panel)
+    panel.set_runs(runs)
+    task, site, when = (COLUMNS.index(c) for c in ("Task", "Site", "When"))
+    shown = [cell_text(panel.table, r, task) for r in range(3)]
+    assert shown[0][:30] != shown[1][:30]  # the first words a narrow column shows differ
+    assert "compare their prices" in shown[0][:40]
+    assert "recommend one" in shown[1][:40]
+    assert all(base not in text and text.startswith("… ") for text in shown)
+    assert [cell_text(panel.table, r, site) for r in range(3)] == ["127.0.0.1:8765"] * 3
+    assert cell_text(panel.table, 1, when) != cell_text(panel.table, 2, when)  # same task, told apart by time
+    item = panel.table.item(1, task)
+    assert item is not None and item.toolTip() == f"{recommend}\nrun run_c"  # the whole task, one hover away

@@ -1,0 +1,54 @@
+"""Cold start is structural: the CLI's plan path and the window's first paint must not import the
+heavy libraries they do not use (docs/architecture.md, "Cold start"). Timings live in
+benchmarks/cold_start.py; these tests check which modules a fresh interpreter has loaded."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+HEAVY = ("openai", "playwright", "PySide6", "numpy", "pocketsphinx", "trafilatura", "bm25s", "pypdf")
+
+
+def _loaded_after(code: str, tmp_path: Path) -> list[str]:
+    """Top-level heavy packages in sys.modules after running `code` in a new interpreter."""
+    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted({{m.split('.')[0] for m in sys.modules}})))"
+    env = {
+        **os.environ,
+        "WAYPOST_CONFIG_DIR": str(tmp_path / "config"),
+        "WAYPOST_DATA_DIR": str(tmp_path / "data"),
+        "OPENAI_API_KEY": "",
+        "OPENAI_BASE_URL": "",
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120, check=False
+    )
+    assert done.returncode == 0, done.stderr
+    loaded = set(json.loads(done.stdout.strip().splitlines()[-1]))
+    return sorted(loaded & set(HEAVY))
+
+
+def test_importing_the_cli_loads_no_heavy_library(tmp_path: Path) -> None:
+    assert _loaded_after("import app.cli", tmp_path) == []
+
+
+def test_plan_with_the_rules_loads_no_heavy_library(tmp_path: Path) -> None:
+    code = (
+        "import contextlib, io\nfrom app.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    assert main(['plan', 'open 127.0.0.1:9/a and read the title', '--planner', 'rules', "
+        f"'--runs-dir', {str(tmp_path / 'runs')!r}, '--json']) == 0"
+    )
+    assert _loaded_after(code, tmp_path) == []
+
+
+def test_a_core_without_a_model_loads_neither_the_model_client_nor_qt(tmp_path: Path) -> None:
+    """`waypost run` needs Playwright; without a model it needs no model client, no numpy, no Qt."""
+    code = (
+        "from app.settings import load_settings\nfrom app.wiring import build_core\n"
+        f"build_core(load_settings(overrides={{'runs_dir': {str(tmp_path / 'runs')!r}}}, read_keyring=False))"
+    )
+    assert _loaded_after(code, tmp_path) == ["playwright"]

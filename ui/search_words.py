@@ -1,0 +1,42 @@
+"""Which search engine research uses, in a sentence a person reads before the first run.
+
+Why: research sends its queries to a search engine, and the default for the CLI is a public one.
+The window says which engine this session uses, whether queries leave the machine, and where to
+change it (File › Settings › Search).
+"""
+
+from __future__ import annotations
+
+from ipaddress import ip_address
+from urllib.parse import urlsplit
+
+from executor.research.defaults import DEFAULT_SEARCH_URL
+
+CHANGE = "To change: File › Settings › Search."
+
+
+def _is_local(host: str) -> bool:
+    if host == "localhost":
+        return True
+    try:
+        return ip_address(host).is_loopback
+    except ValueError:
+        return False
+
+
+def search_words(provider: str, url: str | None, demo_base: str | None = None) -> str:
+    """E.g. "Research searches the bundled demo site (offline: only its pages). Change it in …"."""
+    where = url or ""
+    if provider == "local":
+        return f"Research searches the files in {where or 'a local folder'} (offline). {CHANGE}"
+    if provider == "searxng":
+        host = urlsplit(where).netloc or "(no address set)"
+        leaves = "on this computer" if _is_local(urlsplit(where).hostname or "") else "your queries go there"
+        return f"Research searches your SearXNG instance at {host} ({leaves}). {CHANGE}"
+    template = where or DEFAULT_SEARCH_URL
+    if demo_base and template.startswith(demo_base + "/"):
+        return f"Research searches the bundled demo site (offline: nothing leaves this computer). {CHANGE}"
+    host = urlsplit(template).hostname or template
+    if _is_local(host):
+        return f"Research searches a search page on this computer ({urlsplit(template).netloc}). {CHANGE}"
+    return f"Research searches {host}, a public search engine: your queries are sent there. {CHANGE}"
