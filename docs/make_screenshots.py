@@ -82,7 +82,7 @@ async def main(tmp: Path, out: Path) -> None:
         window.tabs.setCurrentWidget(window.receipts_viewer)
         window.splitter.setSizes([window.width() * 3 // 10, window.width() * 7 // 10])  # bigger pictures
         await window.receipts_viewer.load(core.run_dir(bundle.run_id))
-        await window.receipts_viewer.verify_chain()
+        await window.receipts_viewer.verify_run()
         window.receipts_viewer.table.selectRow(
             first_fill(window)
         )  # its before/after pictures show the change

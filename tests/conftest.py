@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ipaddress
 import socket
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -27,6 +28,15 @@ def _is_local(address: Any) -> bool:
 
 class InternetAccessError(RuntimeError):
     """A test tried to reach a host beyond loopback."""
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _own_data_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The install's data (its receipt-signing key above all) lives in a temporary folder, never in
+    the person's home; a test that needs its own folder sets WAYPOST_DATA_DIR again."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("WAYPOST_DATA_DIR", str(tmp_path_factory.mktemp("waypost-data")))
+        yield
 
 
 @pytest.fixture(autouse=True)

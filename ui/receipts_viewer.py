@@ -29,7 +29,7 @@ from PySide6.QtWidgets import (
 from receipts.layout import RunFolder
 from receipts.models import ActionRecord, EvidenceReadRecord
 from receipts.report import export_report, read_records
-from receipts.verify import VerifyReport, verify
+from receipts.attest import RunCheck, check_run
 from ui.live_view import ScreenshotLabel
 from ui.receipts_model import COLUMNS, ReceiptsTableModel, Row
 
@@ -40,23 +40,16 @@ def _load(run_dir: Path) -> tuple[RunFolder, list[Row], int]:
     return folder, [r for r in records if isinstance(r, ActionRecord | EvidenceReadRecord)], len(records)
 
 
-def describe_report(report: VerifyReport) -> str:
-    if report.ok:
-        cut = f"; last line cut short at line {report.truncated.line}" if report.truncated else ""
-        end = "finished" if report.finished else "not finished"
-        return (
-            f"Verify OK: {report.records_checked} records, {report.files_checked} files, "
-            f"chain head {report.head_hash[:12]}… ({end}){cut}"
-        )
-    bad = report.first_bad
-    where = f"line {bad.line}: {bad.problem.value}: {bad.detail}" if bad else "unknown problem"
-    return f"Verify FAILED at {where}"
+def describe_check(check: RunCheck) -> str:
+    """The verdict `waypost receipts verify` gives, in the same words: OK only for a complete run,
+    signed by a key this install trusts, with every file untouched."""
+    return f"Verify {check.summary()}"
 
 
 class ReceiptsViewer(QWidget):
     #: A run folder was loaded (its path).
     loaded = Signal(str)
-    #: Chain verification finished (receipts.verify.VerifyReport).
+    #: Verification finished (receipts.attest.RunCheck: chain, signature and files).
     verified = Signal(object)
     #: The HTML report was written (its path).
     exported = Signal(str)
@@ -72,7 +65,7 @@ class ReceiptsViewer(QWidget):
         self.verify_label = QLabel("")
         self.verify_label.setWordWrap(True)
         self.verify_button = QPushButton("&Verify")
-        self.verify_button.setToolTip("Check the receipts' hash chain and the files it names")
+        self.verify_button.setToolTip("Check the hash chain, the signature and every file the run wrote")
         self.export_button = QPushButton("E&xport report")
         self.export_button.setToolTip("Write an HTML report of this run and open it")
         self.folder_button = QPushButton("Open &folder")
@@ -171,15 +164,15 @@ class ReceiptsViewer(QWidget):
             self._show_shots(None)
         self.loaded.emit(str(folder.root))
 
-    async def verify_chain(self) -> VerifyReport:
+    async def verify_run(self) -> RunCheck:
         folder = self._folder()
         self.verify_label.setText("Verifying…")
-        report = await asyncio.to_thread(verify, folder.root)
-        colour = "#15803d" if report.ok else "#b91c1c"
+        check = await asyncio.to_thread(check_run, folder.root)
+        colour = "#15803d" if check.ok else "#b91c1c"
         self.verify_label.setStyleSheet(f"color: {colour}; font-weight: bold;")
-        self.verify_label.setText(describe_report(report))
-        self.verified.emit(report)
-        return report
+        self.verify_label.setText(describe_check(check))
+        self.verified.emit(check)
+        return check
 
     async def export(self) -> Path:
         folder = self._folder()
@@ -199,7 +192,7 @@ class ReceiptsViewer(QWidget):
 
     @Slot()
     def _on_verify_clicked(self) -> None:
-        self.spawn(self.verify_chain())
+        self.spawn(self.verify_run())
 
     @Slot()
     def _on_export_clicked(self) -> None:

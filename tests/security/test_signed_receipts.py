@@ -19,12 +19,12 @@ import pytest
 
 from executor.act.artifact import store_artifact
 from receipts.attest import OWN_LABEL, TRUST_LABEL, TrustedKey, Verdict, amend_signed, check_run, trust
-from receipts.chain import canonical_json, compute_hash
 from receipts.keys import InstallKey, install_key, load_or_create, parse_public
 from receipts.layout import RunFolder
 from receipts.recorder import JsonlRecorder
 from receipts.signing import PAYLOAD_TYPE, SIGNATURE_FILE, Envelope, sign_run
 from receipts.verify import verify
+from tests.support.receipt_forgery import rewrite_run_json, write_chain
 from tests.unit.receipts._helpers import png, record_flow
 
 
@@ -51,27 +51,6 @@ async def signed_run(root: Path, *, status: str = "SUCCESS", finish: bool = True
 
 def lines(run: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in (run / "receipts.jsonl").read_bytes().splitlines()]
-
-
-def write_chain(run: Path, records: list[dict[str, object]]) -> None:
-    """Writes records back with every prev_hash and hash recomputed: a consistent chain."""
-    prev = "0" * 64
-    out = b""
-    for obj in records:
-        obj["prev_hash"] = prev
-        obj["hash"] = prev = compute_hash(obj)
-        out += canonical_json(obj) + b"\n"
-    (run / "receipts.jsonl").write_bytes(out)
-
-
-def rewrite_run_json(run: Path, records: int | None, head: str | None) -> None:
-    """Makes run.json agree with a forged chain (or drops its receipt when records is None)."""
-    meta = json.loads((run / "run.json").read_text())
-    if records is None:
-        meta.pop("receipt", None)
-    else:
-        meta["receipt"].update(records=records, head_hash=head)
-    (run / "run.json").write_text(json.dumps(meta))
 
 
 def verdict(run: Path, trusted: list[TrustedKey] | None = None) -> tuple[Verdict, str]:

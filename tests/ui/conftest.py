@@ -22,6 +22,7 @@ from executor.checkpoint_store import CheckpointStore
 from executor.service import AgentCore
 from planner.models import ExecutionPlan
 from receipts import Capture, JsonlRecorder, RunFolder
+from receipts.keys import install_key
 from tests.support.fake_tools import FakeTool, fake_toolbox
 from ui.controller import RunController
 from ui.event_loop import new_event_loop
@@ -138,7 +139,7 @@ def png_bytes(colour: str = "#3b82f6", size: tuple[int, int] = (320, 200)) -> by
 async def record_run(runs_dir: Path, run_id: str = "run_recorded") -> Path:
     """A run folder written by the real JsonlRecorder: two actions with screenshots, a gate, the end."""
     folder = RunFolder.for_run(runs_dir, run_id).create()
-    recorder = await JsonlRecorder.open(folder)
+    recorder = await JsonlRecorder.open(folder, signer=install_key())  # signed as every run is
     signup = "http://127.0.0.1:8000/signup"
     await recorder.record_action(
         action={"kind": "navigate", "url": signup},

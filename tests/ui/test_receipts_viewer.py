@@ -10,7 +10,9 @@ from pytestqt.qtbot import QtBot
 
 from receipts import JsonlRecorder, RunFolder
 from receipts.models import REDACTED
-from tests.ui.conftest import next_emit, record, record_run
+from receipts.verify import verify
+from tests.support.receipt_forgery import swap_file_and_revouch
+from tests.ui.conftest import next_emit, png_bytes, record, record_run
 from ui.receipts_model import COLUMNS
 from ui.receipts_viewer import ReceiptsViewer
 
@@ -39,21 +41,49 @@ async def test_loads_actions_with_redacted_values_and_screenshots(qtbot: QtBot, 
     assert "hunter2" not in (run_dir / "receipts.jsonl").read_text()
 
 
-async def test_verify_chain_ok_then_detects_an_edit(qtbot: QtBot, tmp_path: Path) -> None:
+async def test_verify_ok_then_detects_an_edit(qtbot: QtBot, tmp_path: Path) -> None:
     run_dir = await record_run(tmp_path / "runs")
     viewer = ReceiptsViewer()
     qtbot.addWidget(viewer)
     await viewer.load(run_dir)
     verified = next_emit(viewer.verified)
     viewer.verify_button.click()  # the button runs verification in a task the viewer owns
-    (report,) = await asyncio.wait_for(verified, 10)
-    assert report.ok and report.files_checked == 4  # the second before-shot reuses the first after-shot
-    assert viewer.verify_label.text().startswith("Verify OK: 4 records")
+    (check,) = await asyncio.wait_for(verified, 10)
+    assert check.ok and check.chain.files_checked == 4  # the second before-shot reuses the first after-shot
+    assert viewer.verify_label.text().startswith("Verify OK: complete, signed and untouched: 4 records")
     receipts = run_dir / "receipts.jsonl"
     receipts.write_text(receipts.read_text().replace("navigate", "navigatf", 1))
-    report = await viewer.verify_chain()
-    assert not report.ok
-    assert viewer.verify_label.text().startswith("Verify FAILED at line 1")
+    check = await viewer.verify_run()
+    assert not check.ok
+    assert viewer.verify_label.text().startswith("Verify FAILED: ")
+    await viewer.aclose()
+
+
+async def test_verify_says_what_the_command_says_for_a_consistent_forgery(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """A screenshot swapped and re-vouched for in a rewritten chain: the signed head catches it, and
+    the window must not say OK where `waypost receipts verify` says FAILED."""
+    run_dir = await record_run(tmp_path / "runs")
+    swap_file_and_revouch(run_dir, "shots/000001-after.png", png_bytes("#ff00ff"))
+    assert verify(run_dir).ok  # the chain alone, what this button once checked, passes it
+    viewer = ReceiptsViewer()
+    qtbot.addWidget(viewer)
+    await viewer.load(run_dir)
+    check = await viewer.verify_run()
+    assert not check.ok
+    assert viewer.verify_label.text().startswith("Verify FAILED: ")
+    await viewer.aclose()
+
+
+async def test_verify_says_unsigned_for_a_run_no_install_signed(qtbot: QtBot, tmp_path: Path) -> None:
+    run_dir = await record_run(tmp_path / "runs")
+    (run_dir / "receipts.dsse.json").unlink()
+    viewer = ReceiptsViewer()
+    qtbot.addWidget(viewer)
+    await viewer.load(run_dir)
+    check = await viewer.verify_run()
+    assert not check.ok and viewer.verify_label.text().startswith("Verify UNSIGNED: ")
     await viewer.aclose()
 
 
