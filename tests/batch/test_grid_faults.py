@@ -83,7 +83,9 @@ def test_kill_9_then_resume_runs_every_case_once(
     code, document, _ = batch(capsys, "--resume", batch_dir.name)
     runs = document["runs"]
     assert isinstance(runs, list)
-    assert code == 0 and [r["run_status"] for r in runs] == ["SUCCESS"] * 4
+    assert code == 0 and [r["run_status"] for r in runs] == ["SUCCESS"] * 4, journal_events(
+        runs_dir, batch_dir.name
+    )
     loads = Counter(g for g in site.get_requests() if "case=kill-" in g)
     for path in paths:
         assert loads[path] == (1 if path in ended_before else loads[path]) and 1 <= loads[path] <= 2, loads
