@@ -25,6 +25,7 @@ from batch.suite import SuiteError, read_suite
 from browser.grid import EndpointError, GridClient, check_endpoints
 from common.secrecy import scrub
 from executor.models import ApprovalPolicy
+from receipts.keys import install_key
 
 EXIT_BAD_INPUT = 2
 EXIT_INTERRUPTED = 130
@@ -94,7 +95,7 @@ async def cmd_batch(args: argparse.Namespace, settings: Settings) -> int:
     runner = BatchRunner(core, journal, EndpointPool(spec.endpoints, spec.per_endpoint), options, progress)
     try:
         async with GridClient() as grid:
-            core.resources = endpoint_resources(grid, launch_options(settings))
+            core.resources = endpoint_resources(grid, launch_options(settings), install_key())
             summary = await runner.run()
     except asyncio.CancelledError:
         print(

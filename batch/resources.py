@@ -17,13 +17,17 @@ from browser.grid import GridClient, endpoint_options
 from browser.options import LaunchOptions
 from executor.run_resources import RunResources, launch_playwright
 from executor.service import SecretAwareResources
+from receipts.signing import KeySource
 
 #: The endpoint URL of the run in this task's context; None launches a local browser.
 ENDPOINT: ContextVar[str | None] = ContextVar("waypost_batch_endpoint", default=None)
 
 
-def endpoint_resources(grid: GridClient, base: LaunchOptions) -> SecretAwareResources:
-    """Run resources whose browser comes from the endpoint of the run's worker."""
+def endpoint_resources(
+    grid: GridClient, base: LaunchOptions, signer: KeySource | None = None
+) -> SecretAwareResources:
+    """Run resources whose browser comes from the endpoint of the run's worker; `signer` signs each
+    run's receipts at its end, as `waypost run` does (receipts/signing.py)."""
 
     async def driver(resources: RunResources) -> BrowserDriver:
         options = resources.launch_options
@@ -40,7 +44,12 @@ def endpoint_resources(grid: GridClient, base: LaunchOptions) -> SecretAwareReso
         url = ENDPOINT.get()
         options = endpoint_options(url, base) if url else base
         return RunResources(
-            run_id=run_id, run_dir=run_dir, launch_options=options, secrets=secrets, driver_factory=driver
+            run_id=run_id,
+            run_dir=run_dir,
+            launch_options=options,
+            secrets=secrets,
+            driver_factory=driver,
+            signer=signer,
         )
 
     return make

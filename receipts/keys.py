@@ -14,6 +14,7 @@ import binascii
 import contextlib
 import hashlib
 import os
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -121,8 +122,9 @@ def load_or_create(path: Path) -> SigningKey:
         pem = Ed25519PrivateKey.generate().private_bytes(
             serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
         )
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        # a name of its own (mkstemp: 0600, O_EXCL), so threads of one process do not collide either
+        fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        tmp = Path(name)
         try:
             with os.fdopen(fd, "wb") as fh:
                 fh.write(pem)

@@ -13,6 +13,8 @@ import html
 import json
 import os
 import stat
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import pytest
@@ -262,3 +264,18 @@ def test_trust_reads_files_and_keeps_own_key(tmp_path: Path) -> None:
     other = load_or_create(tmp_path / "o.pem")
     keys = trust([other.public])
     assert [(k.key.keyid, k.label) for k in keys] == [(mine.keyid, OWN_LABEL), (other.keyid, TRUST_LABEL)]
+
+
+def test_first_use_from_many_threads_makes_one_key(tmp_path: Path) -> None:
+    """Concurrent runs of one process (a batch) open their recorders at once on a fresh install."""
+    path = tmp_path / "fresh" / "keys" / "receipts-ed25519.pem"
+    start = threading.Barrier(8)
+
+    def create() -> str:
+        start.wait()
+        return load_or_create(path).keyid
+
+    with ThreadPoolExecutor(8) as pool:
+        keyids = set(pool.map(lambda _: create(), range(8)))
+    assert keyids == {load_or_create(path).keyid}
+    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary file left behind
