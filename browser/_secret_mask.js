@@ -1,6 +1,6 @@
 // Two passes over one frame (open shadow roots included), never given a secret: the page's own
 // script can hook any built-in, so the matching is done in Python (browser/secret_mask.py).
-// - arg null: clears earlier marks and returns the frame's visible strings in walk order:
+// - arg null: clears earlier marks and returns, as JSON, the frame's visible strings in walk order:
 //   `texts` (text nodes outside script/style/title), `fields` (each field's value and placeholder),
 //   and for each element the range of text indices it spans (`spans`, for a secret split over
 //   inline elements).
@@ -37,11 +37,13 @@
   if (arg === null) {
     for (const el of all) if (el.hasAttribute(MARK)) el.removeAttribute(MARK);
     const str = (v) => (typeof v === "string" ? v : "");
-    return {
+    // One JSON string: Playwright transfers it far faster than thousands of values. (A page that
+    // hooks JSON.stringify can only lie about its own strings, as it can by changing its DOM.)
+    return JSON.stringify({
       texts: textNodes.map((n) => str(n.data)),
       fields: fields.map((el) => str(el.value) + "\n" + str(el.placeholder)),
       spans: all.map((el) => (firstText.has(el) ? [firstText.get(el), lastText.get(el)] : null)),
-    };
+    });
   }
   const marked = new Set();
   for (const i of arg.texts) if (textNodes[i] && textNodes[i].parentElement) marked.add(textNodes[i].parentElement);

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import json
 import re
 from collections.abc import Iterable
 from pathlib import Path
@@ -61,8 +62,11 @@ def _innermost(data: Any, pattern: re.Pattern[str]) -> list[int]:
 
 
 async def _mark_frame(frame: Frame, pattern: re.Pattern[str]) -> int:
-    data = await frame.evaluate(_SCRIPT, None)
-    texts = _matches(data["texts"], pattern)
+    try:
+        data = json.loads(await frame.evaluate(_SCRIPT, None))
+        texts = _matches(data["texts"], pattern)
+    except (json.JSONDecodeError, TypeError, KeyError) as exc:  # a page that broke JSON.stringify
+        raise Error(f"the page's strings could not be read: {exc}") from exc
     elements = [] if texts or not pattern.search("".join(data["texts"])) else _innermost(data, pattern)
     chosen = {"texts": texts, "fields": _matches(data["fields"], pattern), "elements": elements}
     if not any(chosen.values()):
