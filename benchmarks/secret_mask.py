@@ -3,7 +3,9 @@
 One Chromium page, captured again and again (interleaved and rotated, same state) three ways: with no secrets
 declared (no marking pass), with three secrets the page does not show, and with three it shows
 (text, a field's value, a revealed password field). Two page sizes: the small echo page and the same
-page padded with 3,000 paragraphs. Prints per-capture medians in ms and the ratio to "no secrets".
+page padded with 3,000 paragraphs. Prints per-capture medians in ms and the ratio to "no secrets",
+and the median of the marking pass alone (browser/secret_mask.mark_secrets), which is steadier on a
+busy machine than the whole capture.
 Run: .venv/bin/python -m benchmarks.secret_mask [--rounds 30]
 """
 
@@ -19,6 +21,7 @@ from playwright.async_api import Page, async_playwright
 from browser.capture import capture
 from browser.discovery import find_chromium
 from browser.launch import chromium_args
+from browser.secret_mask import mark_secrets
 
 SHOWN = ["sk-live-4f9c2a7e1b", "pin-8841-kestrel", "Zq7 horse+PASS/91x"]
 HIDDEN = ["not-on-the-page-1", "not-on-the-page-2", "not-on-the-page-3"]
@@ -50,6 +53,12 @@ async def main(rounds: int) -> None:
             for r in range(rounds):
                 for name, secrets in ways[r % 3 :] + ways[: r % 3]:  # rotated: no way always goes first
                     times[name].append(await _time(page, secrets))
+            marking = []
+            for _ in range(rounds):
+                started = time.perf_counter()
+                await mark_secrets(page, SHOWN)
+                marking.append((time.perf_counter() - started) * 1000)
+            print(f"{padding:>5} paragraphs  marking pass alone  median {statistics.median(marking):7.1f} ms")
             base = statistics.median(times["no secrets"])
             for name, values in times.items():
                 median = statistics.median(values)

@@ -1,11 +1,14 @@
-// Marks, in one frame, every element that shows a secret: a field whose value or placeholder holds
-// one, and the innermost element whose text holds one (a text node, or text split over several
-// inline elements). Open shadow roots are searched too. Earlier marks are cleared first, so the
-// marks always describe the frame as it is now. Returns how many elements are marked.
-(forms) => {
+// Two passes over one frame (open shadow roots included), never given a secret: the page's own
+// script can hook any built-in, so the matching is done in Python (browser/secret_mask.py).
+// - arg null: clears earlier marks and returns, as JSON, the frame's visible strings in walk order:
+//   `texts` (text nodes outside script/style/title), `fields` (each field's value and placeholder),
+//   and for each element the range of text indices it spans (`spans`, for a secret split over
+//   inline elements).
+// - arg {texts, fields, elements}: marks the parents of those text nodes, those fields and those
+//   elements with data-waypost-secret; returns how many it marked.
+(arg) => {
   const MARK = "data-waypost-secret";
   const SKIP = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "TITLE", "HEAD"]);
-  const has = (s) => !!s && forms.some((f) => s.includes(f));
   const roots = [document];
   const all = [];
   for (let i = 0; i < roots.length; i++) {
@@ -14,33 +17,38 @@
       if (el.shadowRoot) roots.push(el.shadowRoot);
     }
   }
-  for (const el of all) if (el.hasAttribute(MARK)) el.removeAttribute(MARK);
-  const marked = new Set();
-  let textHit = false;
+  const textNodes = [];
+  const firstText = new Map();
+  const lastText = new Map();
   for (const root of roots) {
     const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       const parent = node.parentElement;
-      if (!parent || SKIP.has(parent.tagName) || !has(node.data)) continue;
-      marked.add(parent);
-      textHit = true;
+      if (!parent || SKIP.has(parent.tagName)) continue;
+      const index = textNodes.length;
+      textNodes.push(node);
+      for (let el = parent; el; el = el.parentElement) {
+        if (!firstText.has(el)) firstText.set(el, index);
+        lastText.set(el, index);
+      }
     }
   }
-  for (const el of all) {
-    const tag = el.tagName;
-    if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT") {
-      if (has(el.value) || has(el.placeholder)) marked.add(el);
-    }
+  const fields = all.filter((el) => el.tagName === "INPUT" || el.tagName === "TEXTAREA" || el.tagName === "SELECT");
+  if (arg === null) {
+    for (const el of all) if (el.hasAttribute(MARK)) el.removeAttribute(MARK);
+    const str = (v) => (typeof v === "string" ? v : "");
+    // One JSON string: Playwright transfers it far faster than thousands of values. (A page that
+    // hooks JSON.stringify can only lie about its own strings, as it can by changing its DOM.)
+    return JSON.stringify({
+      texts: textNodes.map((n) => str(n.data)),
+      fields: fields.map((el) => str(el.value) + "\n" + str(el.placeholder)),
+      spans: all.map((el) => (firstText.has(el) ? [firstText.get(el), lastText.get(el)] : null)),
+    });
   }
-  // A secret split over elements (<b>sk-</b>live...) is in no single text node: take the innermost
-  // element whose text holds it. Only searched when no text node matched, as it costs more.
-  if (!textHit && roots.some((r) => has(r === document ? document.body && document.body.textContent : r.textContent))) {
-    for (const el of all) {
-      if (SKIP.has(el.tagName) || !has(el.textContent)) continue;
-      if (Array.from(el.children).some((c) => has(c.textContent))) continue;
-      marked.add(el);
-    }
-  }
+  const marked = new Set();
+  for (const i of arg.texts) if (textNodes[i] && textNodes[i].parentElement) marked.add(textNodes[i].parentElement);
+  for (const i of arg.fields) if (fields[i]) marked.add(fields[i]);
+  for (const i of arg.elements) if (all[i]) marked.add(all[i]);
   for (const el of marked) el.setAttribute(MARK, "");
   return marked.size;
 }

@@ -2,21 +2,30 @@
 
 A page can display a declared secret (an account page showing its API key), or reveal a typed one
 (a script that turns the password field into type=text, or echoes it as text). Before each capture,
-browser/_secret_mask.js marks in every frame the elements whose text, value or placeholder holds a
-secret in a form a page shows (as typed, upper or lower case, base64) with `data-waypost-secret`;
-the capture's mask selector includes that marker, so Playwright's deterministic masked screenshot
+browser/_secret_mask.js collects each frame's visible strings (text nodes, field values and
+placeholders); they are matched here, in Python, against the forms a page shows a value in (as
+typed, upper or lower case, base64), and the script then marks the matching elements with
+`data-waypost-secret` (a secret split over inline elements marks the innermost element holding it).
+The capture's mask selector includes that marker, so Playwright's deterministic masked screenshot
 (animations stopped, caret hidden) covers them. The marker is one of Waypost's own attributes, which
-the DOM hash ignores. The values go to the browser that already holds them, never elsewhere.
+the DOM hash ignores.
+
+No secret ever enters the page: page script can hook any built-in the marking script would call,
+so the script receives only indices. What a page can learn is which of its own elements got the
+marker (as it can see any mask).
 """
 
 from __future__ import annotations
 
 import asyncio
 import base64
+import json
+import re
 from collections.abc import Iterable
 from pathlib import Path
+from typing import Any
 
-from playwright.async_api import Error, Page
+from playwright.async_api import Error, Frame, Page
 
 SECRET_MARK = "data-waypost-secret"
 _SCRIPT = Path(__file__).with_name("_secret_mask.js").read_text(encoding="utf-8")
@@ -35,19 +44,49 @@ def shown_forms(values: Iterable[str]) -> list[str]:
     return sorted(forms, key=len, reverse=True)
 
 
+def _matches(strings: Any, pattern: re.Pattern[str]) -> list[int]:
+    return [i for i, s in enumerate(strings) if isinstance(s, str) and pattern.search(s)]
+
+
+def _innermost(data: Any, pattern: re.Pattern[str]) -> list[int]:
+    """Elements holding a secret split over several text nodes: the innermost whose text has it."""
+    texts: list[str] = data["texts"]
+    holders = [
+        (i, span) for i, span in enumerate(data["spans"])
+        if span and pattern.search("".join(texts[span[0] : span[1] + 1]))
+    ]  # fmt: skip
+    spans = [span for _, span in holders]
+    inner = [(i, s) for i, s in holders if not any(o != s and s[0] <= o[0] and o[1] <= s[1] for o in spans)]
+    deepest = {tuple(s): i for i, s in inner}  # nested, same text: the last in document order is innermost
+    return sorted(deepest.values())
+
+
+async def _mark_frame(frame: Frame, pattern: re.Pattern[str]) -> int:
+    try:
+        data = json.loads(await frame.evaluate(_SCRIPT, None))
+        texts = _matches(data["texts"], pattern)
+    except (json.JSONDecodeError, TypeError, KeyError) as exc:  # a page that broke JSON.stringify
+        raise Error(f"the page's strings could not be read: {exc}") from exc
+    elements = [] if texts or not pattern.search("".join(data["texts"])) else _innermost(data, pattern)
+    chosen = {"texts": texts, "fields": _matches(data["fields"], pattern), "elements": elements}
+    if not any(chosen.values()):
+        return 0
+    return int(await frame.evaluate(_SCRIPT, chosen))
+
+
 async def mark_secrets(page: Page, values: Iterable[str]) -> int | None:
     """Marks the elements showing a secret in every frame; how many, or None when a frame did not
     answer (mid-navigation) and so may show one unmarked."""
     forms = shown_forms(values)
     if not forms:
         return 0
-    frames = page.frames
-    results = await asyncio.gather(*(f.evaluate(_SCRIPT, forms) for f in frames), return_exceptions=True)
+    pattern = re.compile("|".join(re.escape(f) for f in forms))
+    results = await asyncio.gather(*(_mark_frame(f, pattern) for f in page.frames), return_exceptions=True)
     total = 0
     for result in results:
         if isinstance(result, Error):
             return None
         if isinstance(result, BaseException):
             raise result  # cancellation or a bug, never a page problem
-        total += int(result)
+        total += result
     return total
