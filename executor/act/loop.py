@@ -20,6 +20,7 @@ from browser.models import (
     NavigateAction,
     Observation,
     OutcomeStatus,
+    PressAction,
     Target,
     parse_action,
 )
@@ -230,8 +231,9 @@ class ActLoop:
         if isinstance(action, NavigateAction) and action.url == self.spec.url:
             return Judgement(None, "opens the step's own page")  # the plan's page, not a page's wish
         facts = None
-        if isinstance(action, ClickAction) and isinstance(self.env.driver, FactsAware):
-            facts = await self.env.driver.click_facts(action.target)
+        probed = _probed(action)
+        if probed is not None and isinstance(self.env.driver, FactsAware):
+            facts = await self.env.driver.click_facts(probed)
         judged = judge(action, observation, facts, home=self.home, page_url=self.env.driver.url)
         if judged.risk in SAFE_MODE_ONLY and not self.safe_mode:
             return Judgement(None, judged.does)
@@ -386,6 +388,13 @@ class ActLoop:
                 "fallback_reason": p.fallback_reason,
             },
         }
+
+
+def _probed(action: Action) -> Target | None:
+    """The element whose link or form decides what the action does: a click's, or Enter's field."""
+    if isinstance(action, PressAction) and action.key.split("+")[-1].lower() == "enter":
+        return action.target
+    return action.target if isinstance(action, ClickAction) else None
 
 
 def _would(risk: Risk) -> str:
