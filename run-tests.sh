@@ -8,5 +8,5 @@ cd "$WAYPOST_ROOT"
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
 "$WAYPOST_VENV/bin/ruff" check .
 "$WAYPOST_VENV/bin/ruff" format --check .
-"$WAYPOST_VENV/bin/mypy" app ui planner executor browser receipts common voice evals benchmarks tests
+"$WAYPOST_VENV/bin/mypy" app ui planner executor browser receipts common voice evals batch benchmarks tests
 exec "$WAYPOST_VENV/bin/python" -m pytest "$@"

@@ -14,7 +14,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from app import cli_eval, cli_voice
+from app import cli_batch, cli_eval, cli_voice
 from app.cli_errors import (
     EnvironmentProblem,
     check_display,
@@ -31,6 +31,7 @@ from app.terminal_confirm import TerminalConfirm
 from app.wiring import build_core, launch_options
 from browser.discovery import ChromiumNotFound
 from common.contracts import new_id
+from common.secrecy import live_secrets, scrub, scrub_data
 from executor.checkpoint_store import CheckpointStoreError
 from executor.confirm import ConfirmHandler
 from executor.models import ApprovalPolicy, RunBundleV1
@@ -39,6 +40,7 @@ from executor.service import AgentCore, UnknownRun
 from planner.models import ExecutionPlan
 from planner.service import PlannerConfigError
 from receipts.errors import ReceiptsError
+from receipts.keys import install_key
 from receipts.runs import resolve_run
 
 EXIT_BAD_INPUT = 2
@@ -84,9 +86,18 @@ def _parser() -> argparse.ArgumentParser:
     resume.add_argument("--headed", action="store_true")
     common(resume)
 
-    receipts = sub.add_parser("receipts", help="list, show, verify or export a run's receipts")
-    receipts.add_argument("action", choices=["list", "show", "verify", "export"])
+    receipts = sub.add_parser(
+        "receipts", help="list, show, verify or export a run's receipts; key: this install's public key"
+    )
+    receipts.add_argument("action", choices=["list", "show", "verify", "export", "key"])
     receipts.add_argument("run", nargs="?", help="a run id or a run folder")
+    receipts.add_argument(
+        "--trust",
+        action="append",
+        default=[],
+        metavar="PUBKEY",
+        help="verify/export: also trust this public key (a file, or the base64 `receipts key` prints)",
+    )
     receipts.add_argument("--out", type=Path, help="export: where to write report.html")
     receipts.add_argument("--force", action="store_true", help="export: overwrite an existing --out file")
     common(receipts)
@@ -106,6 +117,7 @@ def _parser() -> argparse.ArgumentParser:
     doctor = sub.add_parser("doctor", help="check Chromium, Qt, fonts, the model endpoint")
     common(doctor)
     cli_eval.add_parser(sub)
+    cli_batch.add_parser(sub)
     return parser
 
 
@@ -126,9 +138,9 @@ def _settings(args: argparse.Namespace) -> Settings:
 
 def _emit(args: argparse.Namespace, document: Any, human: str) -> None:
     if args.json:
-        print(json.dumps(document, indent=2, ensure_ascii=False, default=str))
+        print(scrub(json.dumps(scrub_data(document), indent=2, ensure_ascii=False, default=str)))
     else:
-        print(human)
+        print(scrub(human))
 
 
 def _confirm_handler(policy: ApprovalPolicy) -> ConfirmHandler | None:
@@ -194,11 +206,23 @@ async def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     else:
         plan = (await core.plan(args.task, url=args.url, planner=settings.planner)).plan
         if not args.json:
-            print(_describe_plan(plan), file=sys.stderr)
+            print(scrub(_describe_plan(plan)), file=sys.stderr)
     try:
         secrets = read_secrets(args.secret)
     except SecretOptionError as exc:
         raise BadInput(str(exc)) from exc
+    with live_secrets(secrets.values()):  # what is printed after the run's vault is gone
+        return await _run_plan(args, core, plan, secrets, settings, spoken)
+
+
+async def _run_plan(
+    args: argparse.Namespace,
+    core: AgentCore,
+    plan: ExecutionPlan,
+    secrets: dict[str, str],
+    settings: Settings,
+    spoken: tuple[str, Any, Any] | None,
+) -> int:
     args.stop.run_id = run_id = new_id("run")  # named now: a stopped run says how to resume it
     bundle = await core.run(
         plan,
@@ -246,7 +270,11 @@ async def _cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
     runs_dir = settings.runs_dir.expanduser()
     folder = resolve_run(args.run, runs_dir)
     report = await replay_to_folder(
-        folder.root, runs_dir, launch_options=launch_options(settings), include_risky=args.include_risky
+        folder.root,
+        runs_dir,
+        launch_options=launch_options(settings),
+        include_risky=args.include_risky,
+        signer=install_key(),
     )
     _emit(args, report.to_dict(), report.summary())
     return 0 if report.ok else 1
@@ -289,6 +317,7 @@ def _dispatch(args: argparse.Namespace) -> int:
         "doctor": _cmd_doctor,
         "transcribe": cli_voice.cmd_transcribe,
         "eval": cli_eval.cmd_eval,
+        "batch": cli_batch.cmd_batch,
     }
     command = commands[args.command]
 
@@ -317,15 +346,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         ReceiptsError,
         cli_voice.VoiceInputError,
     ) as exc:
-        print(f"waypost: {exc}", file=sys.stderr)
+        print(scrub(f"waypost: {exc}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     except (EnvironmentProblem, ChromiumNotFound) as exc:
-        print(f"waypost: {exc}", file=sys.stderr)
+        print(scrub(f"waypost: {exc}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     except BrokenPipeError:
         return quiet_broken_pipe()
     except OSError as exc:  # a file or folder of this machine, named in the sentence
-        print(f"waypost: {describe_os_error(exc)}", file=sys.stderr)
+        print(scrub(f"waypost: {describe_os_error(exc)}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     except (KeyboardInterrupt, asyncio.CancelledError):
         return stop.report(bool(getattr(args, "json", False)))

@@ -14,6 +14,7 @@ from typing import Any
 
 from app.settings import Settings
 from app.wiring import build_core
+from common.secrecy import scrub, scrub_data
 from evals.runner import TaskResult, describe, run_suite
 from evals.tasks import select
 from planner.service import PlannerChoice
@@ -55,7 +56,7 @@ async def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
         core = build_core(settings.model_copy(update={"runs_dir": where}))
         report = await run_suite(core, tasks, cognition=cognition, planner=planner, on_result=progress)
     if args.json:
-        print(json.dumps(report.model_dump(mode="json"), indent=2))
+        print(scrub(json.dumps(scrub_data(report.model_dump(mode="json")), indent=2)))
     else:
-        print(describe(report))
+        print(scrub(describe(report)))
     return 0

@@ -1,4 +1,5 @@
-"""`waypost receipts list|show|verify|export RUN`: QA's view of what a run did, and proof it is untouched."""
+"""`waypost receipts list|show|verify|export RUN` and `receipts key`: QA's view of what a run did, and
+proof of who recorded it and that it is untouched (docs/architecture.md, "Signed receipts")."""
 
 from __future__ import annotations
 
@@ -9,11 +10,12 @@ from pathlib import Path
 from typing import Any
 
 from app.settings import Settings
+from receipts.attest import check_run, trust
 from receipts.errors import RunFolderError
+from receipts.keys import install_key, trusted_key
 from receipts.models import ActionRecord
 from receipts.report import describe_target, export_report, read_records
 from receipts.runs import list_runs, resolve_run
-from receipts.verify import verify
 
 Emit = Callable[[argparse.Namespace, Any, str], None]
 
@@ -32,16 +34,19 @@ def receipts_command(args: argparse.Namespace, settings: Settings, emit: Emit) -
         )
         emit(args, rows, human or f"no runs in {runs_dir}")
         return 0
+    if args.action == "key":
+        return _key(args, emit)
     if not args.run:
         raise RunFolderError(f"receipts {args.action} needs RUN (a run id or a run folder)")
     folder = resolve_run(args.run, runs_dir)
+    trusted = trust([trusted_key(value) for value in getattr(args, "trust", None) or []])
     if args.action == "verify":
-        report = verify(folder.root)
-        emit(args, report.as_dict(), report.summary())
-        return 0 if report.ok else 1
+        check = check_run(folder.root, trusted)
+        emit(args, check.as_dict(), check.summary())
+        return 0 if check.ok else 1
     if args.action == "export":
         _check_out(args.out, force=bool(getattr(args, "force", False)))
-        out = export_report(folder.root, args.out)
+        out = export_report(folder.root, args.out, trusted=trusted)
         emit(args, {"report": str(out)}, str(out))
         return 0
     records = [record for _, record in read_records(folder)]
@@ -54,6 +59,21 @@ def receipts_command(args: argparse.Namespace, settings: Settings, emit: Emit) -
         kind = r.action.get("kind", "?")
         lines.append(f"{r.seq:>4} {kind:<9} {target:<40}{value}  -> {r.outcome.status}  {after}")
     emit(args, [json.loads(r.model_dump_json()) for r in records], "\n".join(lines))
+    return 0
+
+
+def _key(args: argparse.Namespace, emit: Emit) -> int:
+    """Prints this install's public key (creating the key on first use) in the form --trust reads."""
+    key = install_key()
+    public = key.load().public
+    data = {
+        "public_key": public.base64,
+        "keyid": public.keyid,
+        "algorithm": "ed25519",
+        "key_file": str(key.path),
+    }
+    human = f"{public.base64}\n# Ed25519 receipt key {public.keyid} (private key: {key.path})"
+    emit(args, data, human)
     return 0
 
 

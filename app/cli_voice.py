@@ -13,6 +13,9 @@ from pathlib import Path
 
 from app.settings import Settings
 from app.voice_wiring import voice_config
+from common.secrecy import scrub
+from receipts.attest import amend_signed
+from receipts.keys import install_key
 from voice.audio import AudioClip, AudioError, load_wav
 from voice.config import VoiceConfigError, close_transcriber, make_transcriber
 from voice.engine import Transcript, TranscriptionError
@@ -56,7 +59,7 @@ async def transcribe_file(
 
 async def cmd_transcribe(args: argparse.Namespace, settings: Settings) -> int:
     transcript, _ = await transcribe_file(args.audio, settings, args.language)
-    print(json.dumps(transcript.model_dump(), ensure_ascii=False) if args.json else transcript.text)
+    print(scrub(json.dumps(transcript.model_dump(), ensure_ascii=False) if args.json else transcript.text))
     return 0
 
 
@@ -72,11 +75,12 @@ def _confirmed(text: str, yes: bool) -> bool:
 async def task_from_audio(args: argparse.Namespace, settings: Settings) -> tuple[str, SpokenInput, AudioClip]:
     """The task text heard in --audio, after showing it (stderr) and getting consent."""
     transcript, clip = await transcribe_file(args.audio, settings, args.language)
-    print(f"heard ({transcript.engine}): {transcript.text}", file=sys.stderr)
+    print(scrub(f"heard ({transcript.engine}): {transcript.text}"), file=sys.stderr)
     if not _confirmed(transcript.text, args.yes):
         raise VoiceInputError("not run: the transcript was not confirmed")
     return transcript.text, spoken_input(transcript, transcript.text), clip
 
 
 def mark_spoken(run_dir: Path, spoken: SpokenInput, clip: AudioClip, settings: Settings) -> None:
-    record_spoken_input(run_dir, spoken, clip if settings.voice_keep_audio else None)
+    keep = clip if settings.voice_keep_audio else None
+    amend_signed(run_dir, install_key(), lambda: record_spoken_input(run_dir, spoken, keep))

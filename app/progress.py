@@ -5,6 +5,7 @@ from __future__ import annotations
 import sys
 from typing import TextIO
 
+from common.secrecy import scrub
 from executor.events import RunEvent
 
 
@@ -15,7 +16,7 @@ class ProgressPrinter:
         self.stream = stream or sys.stderr
 
     def _say(self, text: str) -> None:
-        print(text, file=self.stream, flush=True)
+        print(scrub(text), file=self.stream, flush=True)  # step errors quote pages
 
     def publish(self, event: RunEvent) -> None:
         if event.kind == "run_started":

@@ -15,6 +15,7 @@ from typing import Any, Literal
 import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
+from common.paths import data_dir
 from executor.models import ApprovalPolicy
 
 KEYRING_SERVICE = "waypost"
@@ -33,14 +34,6 @@ def config_dir() -> Path:
     return Path(base) / "waypost"
 
 
-def data_dir() -> Path:
-    explicit = os.environ.get("WAYPOST_DATA_DIR")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
-    return Path(base) / "waypost"
-
-
 class Settings(BaseModel):
     model_config = ConfigDict(extra="forbid", validate_assignment=True)
 
@@ -56,6 +49,8 @@ class Settings(BaseModel):
     approve: ApprovalPolicy = ApprovalPolicy.ASK
     browser_path: str | None = None
     cdp_url: str | None = None
+    #: Endpoints `waypost batch` uses without --browser (ws:// Playwright servers, http:// CDP).
+    browser_endpoints: list[str] = Field(default_factory=list)
     runs_dir: Path = Field(default_factory=lambda: data_dir() / "runs")
     search_url: str | None = None
     search_provider: Literal["browser", "searxng", "local"] = "browser"

@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import sys
 
+from common.secrecy import scrub
 from executor.confirm import ConfirmAnswer, ConfirmRequest
 
 _ANSWERS = {
@@ -30,7 +31,7 @@ class TerminalConfirm:
             lines.append(f"  target: {request.target}")
         if d.blocked_actions:
             lines.append(f"  stays blocked even if approved: {', '.join(d.blocked_actions)}")
-        print("\n".join(lines), file=sys.stderr, flush=True)
+        print(scrub("\n".join(lines)), file=sys.stderr, flush=True)
         while True:
             print("Approve? [y]es / [n]o / [p]ause: ", end="", file=sys.stderr, flush=True)
             line = await asyncio.to_thread(sys.stdin.readline)

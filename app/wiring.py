@@ -26,6 +26,7 @@ from executor.tools import Tool
 from planner.cognition import Cognition, RuleCognition
 from planner.llm import LLMClient, LLMSettings
 from planner.llm_cognition import LLMCognition
+from receipts.keys import install_key
 
 
 def llm_settings(settings: Settings) -> LLMSettings | None:
@@ -81,7 +82,11 @@ def build_core(settings: Settings, *, tools: Mapping[str, Tool] | None = None) -
         registry=default_registry(runs_dir, llm),
         llm=llm_config,
         resources=lambda run_id, run_dir, secrets: RunResources(
-            run_id=run_id, run_dir=run_dir, launch_options=launch_options(settings), secrets=secrets
+            run_id=run_id,
+            run_dir=run_dir,
+            launch_options=launch_options(settings),
+            secrets=secrets,
+            signer=install_key(),
         ),
         launch_options=launch_options(settings),
     )

@@ -74,6 +74,10 @@ async def navigate(session: BrowserSession, action: NavigateAction, limit_ms: fl
     nav_timeout = float(action.timeout_ms or session.navigation_timeout_ms)
     response = await session.page.goto(action.url, wait_until=action.wait_until, timeout=nav_timeout)
     status = response.status if response is not None else None
+    if status is not None and status >= 400:  # the server answered with an error page: not opened
+        return ActionOutcome(
+            kind="navigate", status=OutcomeStatus.ERROR, message=f"HTTP {status} for {action.url}"
+        )
     return ActionOutcome(kind="navigate", status=OK, message=f"HTTP {status}" if status else "")
 
 

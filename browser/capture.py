@@ -1,7 +1,10 @@
 """PageCapture: the evidence of one page state (URL, title, DOM hash, masked screenshot).
 
-Password fields, fields marked sensitive (data-sensitive, autocomplete=cc-*) and fields a secret
-was typed into (data-waypost-sensitive) are painted over in the screenshot in every frame.
+Password fields, fields marked sensitive (data-sensitive, autocomplete=cc-*), fields a secret
+was typed into (data-waypost-sensitive) and any element whose text or value shows a secret
+(data-waypost-secret, browser/secret_mask.py) are painted over in the screenshot in every frame.
+A page that changes what it shows between the marking and the picture is pictured again, with
+every frame masked.
 
 A capture costs one pass over the DOM plus one screenshot. The pass (browser/dom_hash.py
 `dom_state`) gives the hash and the title and says whether any frame holds a sensitive element,
@@ -26,7 +29,7 @@ from __future__ import annotations
 import asyncio
 import base64
 import weakref
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from playwright.async_api import CDPSession, Error, Frame, Locator, Page
@@ -34,9 +37,11 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from browser.dom_hash import dom_state
 from browser.models import PageCapture
+from browser.secret_mask import SECRET_MARK, mark_secrets
 
 SENSITIVE_SELECTOR = (
-    'input[type="password" i], [data-sensitive], [data-waypost-sensitive], [autocomplete^="cc-" i]'
+    'input[type="password" i], [data-sensitive], [data-waypost-sensitive], [autocomplete^="cc-" i], '
+    f"[{SECRET_MARK}]"
 )
 MASK_COLOR = "#000000"
 SCREENSHOT_TIMEOUT_S = 30.0  # Playwright's default for page.screenshot
@@ -105,19 +110,24 @@ async def capture(
     with_screenshot: bool = True,
     path: Path | None = None,
     redact: Callable[[str], str] = lambda s: s,
+    secrets: Sequence[str] = (),
 ) -> PageCapture:
-    """Screenshot bytes are kept in the capture unless `path` is given (then only the path)."""
+    """Screenshot bytes are kept in the capture unless `path` is given (then only the path).
+    `secrets`: values whose display on the page is painted over."""
+    marked = await mark_secrets(page, secrets) if with_screenshot else 0
     state = await dom_state(page, SENSITIVE_SELECTOR)
     shot: bytes | None = None
     if with_screenshot:
-        if not state.complete:
+        if not state.complete or marked is None:
             shot = await screenshot(page, path)
         elif state.sensitive_frames:
             shot = await screenshot(page, path, frames=state.sensitive_frames)
         else:
             shot = await plain_screenshot(page, path)
+        if secrets and await mark_secrets(page, secrets) != marked:
+            shot = await screenshot(page, path)  # what the page shows changed meanwhile
     return PageCapture(
-        url=page.url,
+        url=redact(page.url),
         title=redact(state.title),
         dom_hash=state.dom_hash,
         screenshot=shot if path is None else None,

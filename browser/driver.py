@@ -138,7 +138,13 @@ class PlaywrightDriver:
         redact = self.session.vault.redact
         return await self._call(
             "capturing the page",
-            lambda: capture(self.session.page, with_screenshot=screenshot, path=path, redact=redact),
+            lambda: capture(
+                self.session.page,
+                with_screenshot=screenshot,
+                path=path,
+                redact=redact,
+                secrets=self.session.vault.redactor.values(),
+            ),
         )
 
     async def dom_hash(self) -> str:

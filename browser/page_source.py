@@ -101,6 +101,8 @@ async def load_page(
     except PlaywrightTimeout as exc:
         raise PageLoadError(f"timed out loading {url}: {_first_line(exc)}", url=url, retryable=True) from exc
     except Error as exc:
+        if not session.alive:
+            raise  # the browser went away: the driver's BrowserLost, not a page that failed to load
         refused = [e.detail for e in session.guard_events[mark:] if e.kind == "url"]
         if refused:
             raise UrlRefused(refused[0], url=url) from exc

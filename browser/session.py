@@ -31,7 +31,9 @@ from browser.launch import launch
 from browser.models import BrowserPolicy, DialogEvent, GuardEvent, LaunchOptions
 from browser.network_policy import PrivateNetworkGuard
 from browser.request_guard import TypedValues
+from browser.scratch import new_scratch
 from browser.secrets import SecretVault
+from browser.socket_guard import SocketGuard
 from browser.submit_guard import INIT_SCRIPT, OFF_SCRIPT, is_unsafe_method
 from browser.url_policy import UrlPolicy
 
@@ -71,6 +73,9 @@ class BrowserSession:
         self.dialogs: list[DialogEvent] = []
         self.guard_events: list[GuardEvent] = []
         self.typed = TypedValues()
+        self.sockets = SocketGuard(
+            self.typed, lambda: self.policy.submit_blocked, self.guard_events.append, self.vault.redact
+        )
         self._pages: list[Page] = []
         self._guard_script: AsyncContextManager | None = None
         self._playwright = playwright
@@ -89,7 +94,7 @@ class BrowserSession:
         vault: SecretVault | None = None,
         downloads_dir: Path | None = None,
     ) -> BrowserSession:
-        scratch = tempfile.TemporaryDirectory(prefix="waypost-browser-")
+        scratch = new_scratch()
         pw = await _start_playwright(scratch.name)
         try:
             launched = await launch(pw, options or LaunchOptions())
@@ -130,6 +135,7 @@ class BrowserSession:
         if self.policy.submit_blocked:
             self._guard_script = await self.context.add_init_script(INIT_SCRIPT)
         await self.context.route("**/*", self._route)
+        await self.sockets.install(self.context)  # WebSocket messages never pass the route above
         self.context.on("page", self._adopt)
         for page in self.context.pages:
             self._adopt(page)

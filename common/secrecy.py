@@ -15,7 +15,9 @@ import base64
 import html
 import json
 import re
-from collections.abc import Iterable, Mapping
+import weakref
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 from urllib.parse import quote, quote_plus, urlsplit
@@ -58,6 +60,8 @@ def secret_forms(value: str) -> set[str]:
     raw = value.encode("utf-8")
     forms = {
         value,
+        value.upper(),  # a page that shouts the value back
+        value.lower(),
         quote(value, safe=""),
         quote(value),
         quote_plus(value),
@@ -82,13 +86,18 @@ def redact_url_credentials(text: str) -> str:
 
 
 class SecretRedactor:
-    """Replaces every form of every declared value with [REDACTED], longest first, in one pass."""
+    """Replaces every form of every declared value with [REDACTED], longest first, in one pass.
 
-    def __init__(self, values: Iterable[str] = ()) -> None:
+    A `live` redactor (every vault's) also serves `scrub`, the one redactor every output path of the
+    process calls: stores, logs, stdout, model requests (docs/architecture.md, "Secrets")."""
+
+    def __init__(self, values: Iterable[str] = (), *, live: bool = False) -> None:
         self._values: set[str] = set()
         self._pattern: re.Pattern[str] | None = None
         for value in values:
             self.add(value)
+        if live:
+            _LIVE.add(self)
 
     def __repr__(self) -> str:  # never print the values
         return f"SecretRedactor(values={len(self._values)})"
@@ -103,6 +112,10 @@ class SecretRedactor:
     def text(self, value: str) -> str:
         return value if self._pattern is None else self._pattern.sub(REDACTED, value)
 
+    def values(self) -> list[str]:
+        """What it redacts (declared values and hidden typed ones): for masking a screenshot only."""
+        return sorted(self._values)
+
     def contains(self, value: str) -> bool:
         return self._pattern is not None and self._pattern.search(value) is not None
 
@@ -115,6 +128,47 @@ class SecretRedactor:
         if isinstance(data, dict):
             return {key: self.data(value) for key, value in data.items()}
         return data
+
+
+#: The redactors of the vaults (and secret scopes) alive in this process; weak, so a finished run's
+#: values are forgotten with its vault.
+_LIVE: weakref.WeakSet[SecretRedactor] = weakref.WeakSet()
+
+
+def scrub(text: str) -> str:
+    """`text` with every form of every live secret replaced: what every output path calls."""
+    for redactor in list(_LIVE):
+        text = redactor.text(text)
+    return text
+
+
+def scrub_data(data: Any) -> Any:
+    """Every string inside JSON-like data, scrubbed (dict keys stay as they are)."""
+    for redactor in list(_LIVE):
+        data = redactor.data(data)
+    return data
+
+
+def scrub_bytes(data: bytes) -> bytes:
+    """UTF-8 bytes scrubbed; other bytes (an image) are returned as they are."""
+    if not _LIVE:
+        return data
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return data
+    return scrub(text).encode("utf-8")
+
+
+@contextmanager
+def live_secrets(values: Iterable[str]) -> Iterator[SecretRedactor]:
+    """Keeps `values` known to `scrub` while the block runs (e.g. the CLI printing a run's result
+    after the run's vault is gone)."""
+    redactor = SecretRedactor(values, live=True)
+    try:
+        yield redactor
+    finally:
+        _LIVE.discard(redactor)
 
 
 #: Words in a field's type, autocomplete, name, id or label that make it a place for a secret.
@@ -189,7 +243,7 @@ class SecretVault:
     def __init__(self, secrets: Mapping[str, str] | None = None) -> None:
         self._values: dict[str, str] = {}
         self.bindings: dict[str, SecretBinding] = {}
-        self.redactor = SecretRedactor()
+        self.redactor = SecretRedactor(live=True)
         for name, value in (secrets or {}).items():
             self.add(name, value)
 
@@ -260,6 +314,6 @@ class SecretVault:
 
     def redact_model(self, model: ModelT) -> ModelT:
         """A copy of a pydantic model with every string field (nested too) redacted."""
-        if not self._values:
+        if not self.redactor.values():  # declared values, and sensitive ones the recorder hid
             return model
         return type(model).model_validate(self.redact_data(model.model_dump(mode="python")))

@@ -58,6 +58,8 @@ class BudgetEnforcer:
         enforcer = cls(plan.budget, used)
         if used is None and plan.planning_usage is not None:
             enforcer.charge_model(plan.planning_usage, enforce=False)
+        if used is None:
+            enforcer._prior_ms += plan.planning_ms  # planning's time, as its calls above
         return enforcer
 
     def charge_model(self, usage: ModelUsage, *, enforce: bool = True) -> None:

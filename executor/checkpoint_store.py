@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from common.scrubbed_sqlite import scrubbed_db
 from executor.models import (
     Approval,
     BudgetStateV1,
@@ -42,7 +43,10 @@ from executor.models import (
     RunStatus,
     StepRunV1,
 )
-from executor.store_schema import EVIDENCE_SQL, MIGRATE_1_TO_2, SCHEMA, SCHEMA_VERSION, STEPS_SQL
+from executor.store_rows import UNREADABLE as UNREADABLE  # re-exported: history readers name it here
+from executor.store_rows import RunSummary as RunSummary
+from executor.store_rows import bulk_load, summary
+from executor.store_schema import EVIDENCE_SQL, INDEXES, MIGRATE_1_TO_2, SCHEMA, SCHEMA_VERSION, STEPS_SQL
 from planner.models import Contract, ExecutionPlan
 
 RUNNING = "RUNNING"
@@ -76,22 +80,6 @@ class _Head(Contract):
     created_at: datetime
 
 
-class RunSummary(Contract):
-    """One line of run history (UI, `waypost receipts list`); status is RUNNING or a RunStatus value."""
-
-    run_id: str
-    plan_id: str
-    trace_id: str
-    task: str
-    exec_mode: str
-    status: str
-    created_at: datetime
-    updated_at: datetime
-    pending: PendingUserInput | None = None
-    checkpoint_ref: str | None = None
-    run_dir: str | None = None
-
-
 def parse_ref(ref: str) -> tuple[str, int]:
     """`chk://<run_id>/<n>` -> (run_id, n). n = 0 names the run's live state (what save_step wrote)."""
     match = _REF.fullmatch(ref) if isinstance(ref, str) else None
@@ -117,10 +105,8 @@ class CheckpointStore:
         try:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            # isolation_level=None: we issue BEGIN IMMEDIATE ourselves (see _tx).
-            self._conn = sqlite3.connect(
-                self.path, timeout=5.0, isolation_level=None, check_same_thread=False
-            )
+            # isolation_level=None: we issue BEGIN IMMEDIATE ourselves (see _tx); parameters are scrubbed
+            self._conn = scrubbed_db(self.path, timeout=5.0, isolation_level=None, check_same_thread=False)
             self._lock = threading.RLock()
             self._conn.row_factory = sqlite3.Row
         except (OSError, sqlite3.Error) as exc:
@@ -147,12 +133,14 @@ class CheckpointStore:
             for pragma in ("busy_timeout = 5000", "foreign_keys = ON", "journal_mode = WAL"):
                 self._conn.execute(f"PRAGMA {pragma}")
             self._conn.execute("PRAGMA synchronous = NORMAL")
+            self._conn.execute("PRAGMA cache_size = -16384")  # 16 MiB: a 10,000-step load stays in memory
             if version < SCHEMA_VERSION:  # 0: a new file; 1: migrate to append-only step runs
                 with self._tx():
                     for statement in (SCHEMA if version == 0 else MIGRATE_1_TO_2).split(";\n"):
                         if statement.strip():
                             self._conn.execute(statement)
                     self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+            self._conn.execute(INDEXES)
 
     @contextmanager
     def _guard(self) -> Iterator[None]:
@@ -305,6 +293,10 @@ class CheckpointStore:
     def _state_at(self, run_id: str, ref: str, head: _Head) -> CheckpointV1:
         """The run as it stood at a head: each step's newest row up to head.step_seq."""
         row = self._run_row(run_id)
+        with bulk_load():
+            return self._state_rows(run_id, ref, head, row)
+
+    def _state_rows(self, run_id: str, ref: str, head: _Head, row: sqlite3.Row) -> CheckpointV1:
         try:
             steps = self._all(StepRunV1, STEPS_SQL, (run_id, head.step_seq, run_id))
             return CheckpointV1(
@@ -422,11 +414,7 @@ class CheckpointStore:
                 "ORDER BY created_at DESC, rowid DESC LIMIT ?",
                 (max(0, limit),),
             ).fetchall()
-        try:
-            return [RunSummary.model_validate({**dict(r), "pending": self._load_opt(
-                PendingUserInput, r["pending"], "pending")}) for r in rows]  # fmt: skip
-        except ValidationError as exc:
-            raise CheckpointStoreError(f"checkpoint store {self.path}: corrupt run history: {exc}") from exc
+        return [summary(dict(r)) for r in rows]
 
     def delete_run(self, run_id: str) -> None:
         with self._tx() as conn:

@@ -9,8 +9,9 @@ the run journal, so a run killed between steps resumes where it stopped, and a s
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from functools import partial
 from pathlib import Path
 from types import MappingProxyType
@@ -18,8 +19,10 @@ from types import MappingProxyType
 from browser.deadline import BrowserLost
 from browser.network_policy import for_task
 from executor.budget import BudgetEnforcer
-from executor.checkpoint_store import CheckpointStore
+from executor.checkpoint_store import CheckpointStore, CheckpointStoreError
 from executor.confirm import ConfirmHandler, HumanConfirmBroker
+from executor.disk_full import disk_full
+from executor.disk_full import sentence as disk_sentence
 from executor.dispatcher import StepDispatcher
 from executor.errors import BudgetExceeded
 from executor.events import EventSink, NullSink
@@ -27,6 +30,7 @@ from executor.evidence import EvidenceLedger
 from executor.gate_desk import Denied, GateDesk, Paused
 from executor.gatekeeper import ApprovalBook, Gatekeeper
 from executor.journal import RunClosed, RunJournal, RunOpened, StepBegun, StepRecorded
+from executor.journal_intents import JournalIntents
 from executor.journal_views import views
 from executor.models import (
     EXEC_MODE_FOR_PLAN,
@@ -118,10 +122,13 @@ class RunConductor:
                     )
                 raise
             if resources is not None:
-                await resources.close(
-                    str(bundle.run_status), bundle.reason, {"task": task, "plan": plan, "bundle": bundle}
-                )
-            await journal.append(RunClosed(bundle=bundle))
+                bundle = resources.vault.redact_model(bundle)  # what a page or the model echoed
+                sealed = "INTERRUPTED" if state.interrupted else str(bundle.run_status)
+                ended: dict[str, object] = {"task": task, "plan": plan, "bundle": bundle}
+                with _unless_disk_full("the run's receipts could not be sealed"):
+                    await resources.close(sealed, bundle.reason, ended)
+            with _unless_disk_full("the run's end could not be stored"):  # resumable as it stands
+                await journal.append(RunClosed(bundle=bundle))
             log.info("run finished", extra={"run_status": str(bundle.run_status), "reason": bundle.reason})
             return bundle
 
@@ -175,12 +182,17 @@ class RunConductor:
         except BudgetExceeded as exc:
             return await leg.pause(RunStatus.ABORTED_BUDGET, exc.what, None)
         except BrowserLost as exc:
+            state.interrupted = True
             resume = f"waypost resume {state.run_id}"
             why = f"{exc}; nothing more could be done in it (`{resume}` starts a new browser)"
             return await leg.pause(RunStatus.FAILED, why, None)
         except asyncio.CancelledError:
             await journal.checkpoint(None)
             raise
+        except (OSError, CheckpointStoreError) as exc:
+            if not disk_full(exc):
+                raise
+            return await _out_of_space(leg, exc)
 
     def _leg(
         self,
@@ -312,6 +324,7 @@ class RunConductor:
             events=self.events,
             budget=budget,
             ask=partial(leg.desk.clear, "action", step),
+            intents=JournalIntents(leg.journal, step, budget, decision),
         )
         with bind_log_context(step_id=step.step_id):
             try:
@@ -339,6 +352,32 @@ class RunConductor:
             if step_run.status is StepStatus.FAILED:
                 log.warning("step failed", extra={"error": step_run.error, "error_code": step_run.error_code})
             return step_run
+
+
+async def _out_of_space(leg: Leg, exc: BaseException) -> RunBundleV1:
+    """Ends the run FAILED with the disk's sentence; a checkpoint if it still fits (the store's live
+    state resumes the run either way), receipts sealed INTERRUPTED if they still fit."""
+    leg.state.interrupted = True
+    reason = disk_sentence(exc, leg.state.run_id)
+    log.warning("disk full", extra={"error": str(exc)})
+    try:
+        return await leg.pause(RunStatus.FAILED, reason, None)
+    except (OSError, CheckpointStoreError) as again:
+        if not disk_full(again):
+            raise
+        return leg.finish(RunStatus.FAILED, reason)
+
+
+@contextlib.contextmanager
+def _unless_disk_full(what: str) -> Iterator[None]:
+    """A last write of a run that already ended for lack of space may fail too: it is logged, and
+    the run's status and sentence still reach the person."""
+    try:
+        yield
+    except (OSError, CheckpointStoreError) as exc:
+        if not disk_full(exc):
+            raise
+        log.warning(what, extra={"error": str(exc)})
 
 
 _PAUSE_STATUS = {"CONFIRMATION": RunStatus.NEEDS_CONFIRMATION, "CLARIFICATION": RunStatus.NEEDS_CLARIFICATION}

@@ -16,6 +16,7 @@ from typing import Protocol
 from pydantic import ValidationError
 
 from browser.models import PageCapture
+from common.secrecy import scrub
 from planner.models import Contract
 from receipts.layout import inside
 
@@ -63,7 +64,7 @@ def _fresh_path(folder: Path, name: str) -> Path:
 
 
 def _write_note(preview: GatePreview) -> None:
-    _note_path(preview.screenshot_path).write_text(preview.model_dump_json(), encoding="utf-8")
+    _note_path(preview.screenshot_path).write_text(scrub(preview.model_dump_json()), encoding="utf-8")
 
 
 def read_gate_preview(screenshot_path: str | None, run_id: str) -> GatePreview | None:

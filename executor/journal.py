@@ -55,6 +55,25 @@ class StepRecorded:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ActionIntended:
+    """An action about to reach the browser, saved with the step's progress before it is performed:
+    a resume that finds it without its outcome knows the action may have happened."""
+
+    step_run: StepRunV1
+    budget: BudgetStateV1
+    last_url: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
+class ActionSettled:
+    """The same action with the browser's answer, saved as soon as the browser returned."""
+
+    step_run: StepRunV1
+    budget: BudgetStateV1
+    last_url: str | None
+
+
+@dataclass(frozen=True, kw_only=True)
 class GateAsked:
     decision: GateDecisionV1
     pending: PendingUserInput
@@ -83,7 +102,17 @@ class RunClosed:
     bundle: RunBundleV1
 
 
-Entry = RunOpened | StepBegun | StepRecorded | GateAsked | GateAnswered | Checkpointed | RunClosed
+Entry = (
+    RunOpened
+    | StepBegun
+    | StepRecorded
+    | ActionIntended
+    | ActionSettled
+    | GateAsked
+    | GateAnswered
+    | Checkpointed
+    | RunClosed
+)
 
 
 class Subscriber(Protocol):

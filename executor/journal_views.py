@@ -19,6 +19,8 @@ from executor.events import (
     StepStarted,
 )
 from executor.journal import (
+    ActionIntended,
+    ActionSettled,
     Entry,
     GateAnswered,
     GateAsked,
@@ -35,7 +37,9 @@ from executor.run_resources import RunResources
 class StoreView:
     """The durable view, first in line: what resume reads. Writes are synchronous and short."""
 
-    listens: frozenset[type] = frozenset({RunOpened, StepRecorded, GateAnswered, RunClosed})
+    listens: frozenset[type] = frozenset(
+        {RunOpened, StepRecorded, ActionIntended, ActionSettled, GateAnswered, RunClosed}
+    )
 
     def __init__(self, store: CheckpointStore) -> None:
         self.store = store
@@ -53,6 +57,10 @@ class StoreView:
                     new_evidence=evidence,
                     budget=entry.budget,
                     last_url=entry.last_url,
+                )
+            case ActionIntended() | ActionSettled():  # the step's progress, its action in flight
+                store.save_step(
+                    run_id, entry.step_run, new_evidence=[], budget=entry.budget, last_url=entry.last_url
                 )
             case GateAnswered(approval=Approval() as approval):
                 store.record_approval(approval)

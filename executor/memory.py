@@ -22,6 +22,8 @@ from urllib.parse import urlsplit
 
 from pydantic import BaseModel
 
+from common.scrubbed_sqlite import scrubbed_db
+
 MEMORY_FILENAME = "memory.sqlite3"
 Kind = Literal["summary", "field", "failure"]
 _SCHEMA = """
@@ -71,7 +73,7 @@ class MemoryStore:
         try:
             if self.path != ":memory:":
                 Path(self.path).parent.mkdir(parents=True, exist_ok=True)
-            self._conn = sqlite3.connect(self.path, timeout=5.0, isolation_level=None)
+            self._conn = scrubbed_db(self.path, timeout=5.0, isolation_level=None)
             self._conn.executescript(_SCHEMA)
             self._conn.execute("PRAGMA journal_mode = WAL")
         except (OSError, sqlite3.Error) as exc:

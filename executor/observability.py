@@ -14,6 +14,8 @@ from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
+from common.secrecy import scrub
+
 _FIELDS = ("trace_id", "run_id", "step_id", "tool_call_id")
 _EMPTY: dict[str, str] = {}
 _context: contextvars.ContextVar[dict[str, str]] = contextvars.ContextVar(
@@ -60,7 +62,7 @@ class JsonFormatter(logging.Formatter):
         if record.exc_info:
             line["exc"] = self.formatException(record.exc_info)
         text = json.dumps(line, default=str, ensure_ascii=False)
-        return self._redact(text) if self._redact is not None else text
+        return scrub(self._redact(text) if self._redact is not None else text)
 
 
 def configure_json_logging(

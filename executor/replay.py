@@ -34,6 +34,7 @@ from receipts.layout import RunFolder
 from receipts.models import REDACTED, ActionRecord, PageState
 from receipts.recorder import JsonlRecorder
 from receipts.report import read_records
+from receipts.signing import KeySource
 from receipts.verify import verify
 
 
@@ -143,6 +144,7 @@ async def replay_run(
     *,
     include_risky: bool = False,
     confirm: ConfirmHandler | None = None,
+    signer: KeySource | None = None,
 ) -> ReplayReport:
     """Replays every recorded action of `run_dir` on `driver`, recording into `recorder`."""
     source = Path(run_dir)
@@ -206,6 +208,7 @@ async def replay_to_folder(
     secrets: Mapping[str, str] | None = None,
     include_risky: bool = False,
     confirm: ConfirmHandler | None = None,
+    signer: KeySource | None = None,
 ) -> ReplayReport:
     """`waypost replay RUN`: a fresh browser, a new run folder `replay_<run>_<id>`, the report in its
     run.json and a run_end record whose status is REPLAY_OK or REPLAY_DRIFT."""
@@ -213,7 +216,7 @@ async def replay_to_folder(
     recorded_actions(source)  # refuse early, before a browser starts
     run_id = f"replay_{source.name}_{new_id('r').split('_', 1)[1]}"[:120]
     folder = RunFolder(Path(runs_dir) / run_id)
-    recorder = await JsonlRecorder.open(folder)
+    recorder = await JsonlRecorder.open(folder, signer=signer)
     driver = await PlaywrightDriver.launch(
         launch_options,
         policy=policy,

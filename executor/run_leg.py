@@ -48,6 +48,9 @@ class RunState:
     last_url: str | None = None
     run_dir: str | None = None
     resources: RunResources | None = None
+    #: Something outside the run stopped this leg (its browser died): the run's status says FAILED,
+    #: but its receipts are sealed INTERRUPTED, for the run can be resumed in a new browser.
+    interrupted: bool = False
 
     def restore(self, checkpoint: CheckpointV1) -> None:
         """Takes back what earlier legs did, so finished steps are never run again."""
@@ -155,9 +158,26 @@ class Leg:
             if succeeded == 0:
                 return self.finish(RunStatus.FAILED, _describe(required_unmet))
             return self.finish(RunStatus.PARTIAL, _describe(required_unmet))
+        unsure = _unknown_outcomes(list(runs))
+        if unsure:
+            return self.finish(RunStatus.PARTIAL, unsure)
         if self.state.plan.verify_criteria.require_citations and self.ledger.count() == 0:
             return self.finish(RunStatus.PARTIAL, "citations are required but no evidence was gathered")
         return self.finish(RunStatus.SUCCESS, "all steps finished")
+
+
+def _unknown_outcomes(runs: list[StepRunV1]) -> str | None:
+    """Actions a stopped run may have performed and nobody repeated: their effect is not known, so
+    the run says so instead of claiming SUCCESS (executor/act/intent.py)."""
+    found = [
+        f"{r.step_id}: {item.get('action')} may or may not have happened (not repeated, "
+        f"declined by {item.get('decided_by')})"
+        for r in runs
+        if r.status is StepStatus.SUCCESS
+        for item in r.outputs.get("unknown_outcomes") or []
+        if isinstance(item, dict)
+    ]
+    return "outcome unknown: " + "; ".join(found) if found else None
 
 
 def _describe(runs: list[StepRunV1]) -> str:

@@ -20,6 +20,7 @@ from executor.observability import log
 from receipts.layout import RunFolder
 from receipts.recorder import JsonlRecorder
 from receipts.redaction import Redactor
+from receipts.signing import KeySource
 
 FINAL_CAPTURE_S = 3.0
 
@@ -58,14 +59,16 @@ class RunResources:
         secrets: Mapping[str, str] | None = None,
         driver_factory: DriverFactory = launch_playwright,
         fsync: bool = True,
+        signer: KeySource | None = None,
     ) -> None:
         self.run_id = run_id
+        self.signer = signer  # signs the run's receipts at its end (receipts/signing.py)
         self.run_dir = run_dir
         self.launch_options = launch_options or LaunchOptions()
         self.policy = policy or BrowserPolicy()
         self.vault = SecretVault(dict(secrets or {}))
-        # one source of values: the receipts redactor knows what the vault holds, no more, no less
-        self.redactor = Redactor(self.vault.values())
+        # one redactor: the receipts' shares the vault's values, and a sensitive value it hides joins them
+        self.redactor = Redactor(self.vault.values(), matcher=self.vault.redactor)
         self._driver_factory = driver_factory
         self._fsync = fsync
         self._driver: BrowserDriver | None = None
@@ -100,7 +103,7 @@ class RunResources:
         async with self._lock:
             if self._recorder is None:
                 self._recorder = await JsonlRecorder.open(
-                    RunFolder(self.run_dir), redactor=self.redactor, fsync=self._fsync
+                    RunFolder(self.run_dir), redactor=self.redactor, fsync=self._fsync, signer=self.signer
                 )
             return self._recorder
 

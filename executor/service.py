@@ -134,11 +134,14 @@ class AgentCore:
         plan = self.store.load_plan(run_id)
         state = self.store.load(run_id)
         given = list(approvals)
+        answered = {(a.gate_id, a.step_id) for a in state.approvals}
         if (
             approve_pending is not None
             and state.pending is not None
             and state.pending.gate_id
             and state.pending.step_id
+            # a run killed after the gate was answered still shows it pending: the answer stands
+            and (state.pending.gate_id, state.pending.step_id) not in answered
         ):
             given.append(
                 Approval(

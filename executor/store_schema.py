@@ -31,12 +31,18 @@ CREATE TABLE IF NOT EXISTS checkpoints (
     data TEXT NOT NULL, created_at TEXT NOT NULL, PRIMARY KEY (run_id, n));
 """
 
-#: Each step's newest row up to a seq, in the order steps were first saved.
-STEPS_SQL = """SELECT s.data FROM step_runs s JOIN (
-    SELECT step_id, MAX(seq) AS last, MIN(seq) AS first FROM step_runs
+#: Each step's newest row up to a seq, in the order steps were first saved. The newest seq per step
+#: comes from the covering index alone, then each row is fetched by its key (CROSS JOIN keeps that
+#: order): rows superseded by a later save of their step are never read, so a load grows with the
+#: steps, not with every save (an act step saves each action in flight twice).
+STEPS_SQL = """SELECT s.data FROM (
+    SELECT MAX(seq) AS last, MIN(seq) AS first FROM step_runs
     WHERE run_id = ? AND seq <= ? GROUP BY step_id) g
-  ON s.run_id = ? AND s.step_id = g.step_id AND s.seq = g.last ORDER BY g.first"""
-EVIDENCE_SQL = "SELECT data FROM evidence WHERE run_id = ? AND seq <= ? ORDER BY rowid"
+  CROSS JOIN step_runs s ON s.run_id = ? AND s.seq = g.last ORDER BY g.first"""
+#: In the order the evidence was saved (seq, then insertion), read along its index without a sort.
+EVIDENCE_SQL = "SELECT data FROM evidence WHERE run_id = ? AND seq <= ? ORDER BY seq, rowid"
+#: Added to files of either schema on open (IF NOT EXISTS): it changes no data, only how loads read.
+INDEXES = "CREATE INDEX IF NOT EXISTS evidence_by_seq ON evidence (run_id, seq)"
 #: Schema 1 kept one row per step, rewritten in place, and whole snapshots in checkpoints.
 MIGRATE_1_TO_2 = """
 ALTER TABLE step_runs RENAME TO step_runs_v1;

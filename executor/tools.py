@@ -22,6 +22,7 @@ from executor.run_resources import RunResources
 from planner.models import Contract, ExecutionPlan, Step
 
 if TYPE_CHECKING:  # the desk imports the run's store; tools only name its values
+    from executor.act.intent import IntentLog
     from executor.gate_desk import ActionGate, Cleared
 
 
@@ -58,6 +59,8 @@ class ToolContext:
     budget: BudgetEnforcer | None = None
     #: Asks for one action's own approval inside an approved step (see ActionAsker).
     ask: ActionAsker | None = None
+    #: Where an act step saves its progress with each action in flight (executor/act/intent.py).
+    intents: IntentLog | None = None
 
     @property
     def blocked_actions(self) -> list[str]:

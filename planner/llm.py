@@ -7,10 +7,13 @@
   number of times (`max_repairs`); then LLMOutputInvalid, which callers turn into a rule fallback.
 - 429/5xx/timeouts are retried by the openai client itself (`max_retries`, honouring retry-after);
   what is left becomes LLMUnavailable with a reason code.
+- `deadline_s` bounds every call one client makes, retries included (a planning phase): past it,
+  LLMUnavailable("deadline"), so a slow endpoint cannot hold planning for timeout x retries.
 """
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 import re
@@ -24,6 +27,7 @@ from openai import AsyncOpenAI
 from openai.types.chat import ChatCompletion, ChatCompletionMessageParam
 from pydantic import BaseModel, Field, SecretStr, ValidationError
 
+from common.secrecy import scrub_data
 from planner import metering
 from planner.tracing import ModelCall, ModelPrice, Tracer
 
@@ -40,6 +44,8 @@ class LLMSettings(BaseModel):
     model: str = "gpt-4o-mini"
     timeout_s: float = Field(default=30.0, gt=0)
     max_retries: int = Field(default=2, ge=0, le=10)
+    #: Overall deadline for all calls of one client (seconds from its creation); None: per call only.
+    deadline_s: float | None = Field(default=None, gt=0)
     max_repairs: int = Field(default=2, ge=0, le=5)
     temperature: float | None = Field(default=0.0, ge=0, le=2)
     structured_output: Literal["auto", "json_schema", "json_object"] = "auto"
@@ -137,6 +143,7 @@ class LLMClient:
             max_retries=settings.max_retries,
         )
         self.format: Format = "json_object" if settings.structured_output == "json_object" else "json_schema"
+        self._wall = time.monotonic() + settings.deadline_s if settings.deadline_s is not None else None
 
     async def aclose(self) -> None:
         await self._client.close()
@@ -163,7 +170,7 @@ class LLMClient:
         if not texts:
             return []
         try:
-            response = await self._client.embeddings.create(model=model, input=texts)
+            response = await self._client.embeddings.create(model=model, input=scrub_data(texts))
         except openai.APIError as exc:
             raise _unavailable(exc) from exc
         except ValueError as exc:
@@ -312,7 +319,7 @@ class LLMClient:
             model=self.settings.model,
             params=params,
             response_format=fmt,
-            messages=messages,
+            messages=scrub_data(messages),  # nothing a page echoed reaches the model
             attempt=attempt,
         )
 
@@ -320,13 +327,21 @@ class LLMClient:
         """One request. Bad requests are re-raised for the caller; other failures become LLMUnavailable."""
         started = time.perf_counter()
         temperature = self.settings.temperature
+        left = None if self._wall is None else self._wall - time.monotonic()
         try:
-            response: ChatCompletion = await self._client.chat.completions.create(
-                model=self.settings.model,
-                messages=cast("list[ChatCompletionMessageParam]", call.messages),
-                temperature=temperature if temperature is not None else openai.omit,
-                **extra,
-            )
+            if left is not None and left <= 0:
+                raise TimeoutError
+            async with asyncio.timeout(left):  # None: only the per-call timeout and retries
+                response: ChatCompletion = await self._client.chat.completions.create(
+                    model=self.settings.model,
+                    messages=cast("list[ChatCompletionMessageParam]", call.messages),
+                    temperature=temperature if temperature is not None else openai.omit,
+                    **extra,
+                )
+        except TimeoutError:
+            self._failed(call, started, "deadline")
+            why = f"model calls passed their {self.settings.deadline_s} s deadline"
+            raise LLMUnavailable("deadline", why) from None
         except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
             self._failed(call, started, f"http {exc.status_code}: {exc.message[:300]}")
             raise

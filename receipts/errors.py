@@ -25,3 +25,7 @@ class RecorderClosedError(ReceiptsError):
 
 class RedactionError(ReceiptsError):
     """A declared secret cannot be redacted safely (e.g. too short to tell apart from text)."""
+
+
+class ReceiptKeyError(ReceiptsError):
+    """A key file or a --trust value cannot be read as an Ed25519 key."""

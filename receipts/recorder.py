@@ -32,6 +32,7 @@ from pydantic import BaseModel
 from receipts.chain import encode_line, seal
 from receipts.errors import ReceiptsError, RecorderClosedError
 from receipts.interface import CaptureLike, OutcomeLike, Scope
+from receipts.keys import SigningKey
 from receipts.layout import RunFolder, check_run_id, plain_json, write_atomic
 from receipts.models import (
     GENESIS_HASH,
@@ -51,6 +52,7 @@ from receipts.models import (
 )
 from receipts.redaction import Redactor, redact_zip
 from receipts.resume import open_chain
+from receipts.signing import KeySource, sign_run
 
 _R = TypeVar("_R", bound=Record)
 _SLUG = re.compile(r"[^A-Za-z0-9_-]+")
@@ -68,6 +70,7 @@ class JsonlRecorder:
 
     def __init__(self, folder: RunFolder, *, redactor: Redactor | None = None, fsync: bool = True) -> None:
         self.folder = folder
+        self._key: SigningKey | None = None  # signs the chain's head at finish() (receipts/signing.py)
         self.redactor = redactor or Redactor()
         self._fsync = fsync
         self._lock = asyncio.Lock()
@@ -82,12 +85,19 @@ class JsonlRecorder:
 
     @classmethod
     async def open(
-        cls, folder: RunFolder | Path | str, *, redactor: Redactor | None = None, fsync: bool = True
+        cls,
+        folder: RunFolder | Path | str,
+        *,
+        redactor: Redactor | None = None,
+        fsync: bool = True,
+        signer: KeySource | None = None,
     ) -> JsonlRecorder:
         if not isinstance(folder, RunFolder):
             folder = RunFolder(Path(folder))
         check_run_id(folder.run_id)  # the folder name is the run id every record carries
         recorder = cls(folder, redactor=redactor, fsync=fsync)
+        if signer is not None:  # loaded (or created) now: a bad key stops a run before its first action
+            recorder._key = await asyncio.to_thread(signer.load)
         chain = await asyncio.to_thread(open_chain, folder)
         recorder._fd, recorder._seq, recorder._head = chain.fd, chain.seq, chain.head
         recorder._actions, recorder._started_at = chain.actions, chain.started_at
@@ -329,15 +339,9 @@ class JsonlRecorder:
     async def record_dialog(
         self, *, dialog_type: str, message: str, accepted: bool, url: str = "", step_id: str | None = None
     ) -> DialogRecord:
-        data = {
-            "kind": "dialog",
-            "step_id": step_id,
-            "dialog_type": dialog_type,
-            "message": self.redactor.text(message),
-            "accepted": accepted,
-            "url": self.redactor.text(url),
-        }
-        return await self._add(data, DialogRecord)
+        text = self.redactor.text
+        data = {"kind": "dialog", "step_id": step_id, "dialog_type": dialog_type, "accepted": accepted}
+        return await self._add({**data, "message": text(message), "url": text(url)}, DialogRecord)
 
     async def record_note(
         self, text: str, *, level: Literal["info", "warning", "error"] = "info", step_id: str | None = None
@@ -424,6 +428,10 @@ class JsonlRecorder:
                 finished_at=record.time,
             )
             await asyncio.to_thread(self._merge_run_json, {"receipt": receipt.model_dump(mode="json")})
+            if self._key is not None:  # last: the signed head covers run.json and every other file
+                await asyncio.to_thread(
+                    sign_run, self.folder, self._key, records=self._seq, head_hash=self._head, status=status
+                )
             self._close_fd()
             return receipt
 

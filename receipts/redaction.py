@@ -18,7 +18,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from common.secrecy import is_placeholder, secret_forms
+from common.secrecy import SecretRedactor, is_placeholder
 from receipts.errors import RedactionError
 from receipts.layout import write_atomic
 from receipts.models import REDACTED
@@ -48,11 +48,14 @@ class Redactor:
         *,
         sensitive_fields: Iterable[str] = (),
         min_secret_length: int = 3,
+        matcher: SecretRedactor | None = None,
     ) -> None:
+        """`matcher` is the secrets owner's redactor (a run passes its vault's): one set of values
+        and forms for receipts, stores, logs and model requests alike."""
         self._min = min_secret_length
         self._secrets: set[str] = set()
         self._sensitive_fields = {self._norm(n) for n in sensitive_fields if n.strip()}
-        self._pattern: re.Pattern[str] | None = None
+        self._matcher = matcher if matcher is not None else SecretRedactor()
         for secret in secrets:
             self.add_secret(secret)
 
@@ -75,8 +78,7 @@ class Redactor:
         if secret in self._secrets:
             return
         self._secrets.add(secret)
-        forms = sorted(set().union(*(secret_forms(s) for s in self._secrets)), key=len, reverse=True)
-        self._pattern = re.compile("|".join(re.escape(f) for f in forms))
+        self._matcher.add(secret)
 
     def add_sensitive_field(self, name: str) -> None:
         if name.strip():
@@ -107,8 +109,7 @@ class Redactor:
 
     def text(self, value: str) -> str:
         """Secrets, credentials in URLs (user:pass@, ?token=...) become [REDACTED]."""
-        if self._pattern is not None:
-            value = self._pattern.sub(REDACTED, value)
+        value = self._matcher.text(value)
         if "=" in value:
             value = _URL_PARAM.sub(lambda m: m.group(1) + REDACTED, value)
         if "@" in value:
@@ -153,7 +154,7 @@ class Redactor:
         return [v if is_placeholder(v) else REDACTED for v in value]
 
     def contains_secret(self, value: str) -> bool:
-        return self._pattern is not None and self._pattern.search(value) is not None
+        return self._matcher.contains(value)
 
 
 class RedactingFilter(logging.Filter):

@@ -11,7 +11,7 @@ import base64
 import html
 import json
 import struct
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from receipts.attest import RunCheck, TrustedKey, check_run
 from receipts.layout import RunFolder, write_atomic
 from receipts.models import (
     RECORD_ADAPTER,
@@ -33,7 +34,8 @@ from receipts.models import (
     RunEndRecord,
     SnapshotRecord,
 )
-from receipts.verify import BadRecord, VerifyReport, verify
+from receipts.signing import SIGNATURE_FILE
+from receipts.verify import BadRecord
 
 _OK = {"ok", "allow", "success", "approved"}
 _WARN = {"partial", "need_confirm", "needs_confirmation", "needs_clarification", "warning", "aborted_budget"}
@@ -282,10 +284,26 @@ def _meta(folder: RunFolder, records: list[Record]) -> dict[str, str]:
     }
 
 
-def render_report(run_dir: Path | str, *, report: VerifyReport | None = None) -> str:
-    """The report as an HTML string; verifies the run unless a VerifyReport is given."""
+def _signature(check: RunCheck) -> tuple[str, str]:
+    """(the "Signed by" fact, the envelope block): the report carries the signature itself."""
+    if check.envelope is None:
+        return '<span class="same">not signed</span>', ""
+    trusted = f" · {_e(check.key_label)}" if check.key_label else " · not trusted here"
+    body = json.dumps(check.envelope.model_dump(mode="json"), indent=2)
+    block = (
+        f"<h2>Signature</h2><details><summary>{_e(SIGNATURE_FILE)}: DSSE envelope, Ed25519 key "
+        f'{_e(check.keyid or "")}</summary><pre id="dsse-envelope">{_e(body)}</pre></details>'
+    )
+    return f"Ed25519 key <code>{_e(check.keyid or '')}</code>{trusted}", block
+
+
+def render_report(
+    run_dir: Path | str, *, check: RunCheck | None = None, trusted: Sequence[TrustedKey] | None = None
+) -> str:
+    """The report as an HTML string; checks the run (trusting `trusted`) unless a RunCheck is given."""
     folder = RunFolder(Path(run_dir))
-    report = report or verify(folder.root)
+    check = check or check_run(folder.root, trusted)
+    report = check.chain
     numbered = read_records(folder)
     records = [r for _, r in numbered]
     meta = _meta(folder, records)
@@ -295,10 +313,11 @@ def render_report(run_dir: Path | str, *, report: VerifyReport | None = None) ->
         _entry(r, images, bad if bad is not None and bad.line == n else None) for n, r in numbered
     )
     actions = sum(isinstance(r, ActionRecord) for r in records)
-    if report.ok:
-        verdict = f'<div class="verify ok">✔ Chain verified · {_e(report.summary())}</div>'
+    if check.ok:
+        verdict = f'<div class="verify ok">✔ Receipts verified · {_e(check.summary())}</div>'
     else:
-        verdict = f'<div class="verify bad">✘ Verification failed · {_e(report.summary())}</div>'
+        verdict = f'<div class="verify bad">✘ Receipts not verified · {_e(check.summary())}</div>'
+    signed_by, envelope = _signature(check)
     end = next((r for r in reversed(records) if isinstance(r, RunEndRecord)), None)
     last_action = next((r for r in reversed(records) if isinstance(r, ActionRecord)), None)
     final_state = end.final_state if end and end.final_state else last_action.after if last_action else None
@@ -314,6 +333,7 @@ def render_report(run_dir: Path | str, *, report: VerifyReport | None = None) ->
         ("Duration", _e(meta["duration"])),
         ("Actions / records", f"{actions} / {len(records)}"),
         ("Chain head", _hash(report.head_hash)),
+        ("Signed by", signed_by),
     ]
     facts_html = "".join(f"<div><dt>{_e(k)}</dt><dd>{v}</dd></div>" for k, v in facts)
     css = resources.files("receipts").joinpath("report.css").read_text(encoding="utf-8")
@@ -331,15 +351,18 @@ def render_report(run_dir: Path | str, *, report: VerifyReport | None = None) ->
 <dl class="facts">{facts_html}</dl>{verdict}</section>
 <h2>Timeline</h2><ol class="timeline">{entries or '<li class="entry">No records.</li>'}</ol>
 {final}
+{envelope}
 <footer>Exported by Waypost at {_e(_time(datetime.now(UTC)))}. Check the files with
 <code>waypost receipts verify {_e(folder.run_id)}</code>.</footer>
 </main>{images.lightboxes()}</body></html>
 """
 
 
-def export_report(run_dir: Path | str, out: Path | str | None = None) -> Path:
+def export_report(
+    run_dir: Path | str, out: Path | str | None = None, *, trusted: Sequence[TrustedKey] | None = None
+) -> Path:
     """Writes report.html (or `out`) and returns its path."""
     folder = RunFolder(Path(run_dir))
     target = Path(out) if out is not None else folder.report
-    write_atomic(target, render_report(folder.root).encode("utf-8"), fsync=False)
+    write_atomic(target, render_report(folder.root, trusted=trusted).encode("utf-8"), fsync=False)
     return target

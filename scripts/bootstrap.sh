@@ -70,21 +70,31 @@ waypost_system_deps() {
 }
 
 waypost_venv() {
-  # $1: the extras to install ("" or "test").
-  local extras="${1:-}" spec="" stamp python
+  # $1: the extras to install ("" or "test"). On Python 3.11 every package comes from the lock file
+  # (requirements/lock*.txt, pinned with hashes, refreshed by scripts/lock.sh); the project itself is
+  # installed editable on top with --no-deps, so nothing unpinned comes in with it.
+  local extras="${1:-}" spec="" stamp python lock want
   [ -n "$extras" ] && spec="[$extras]"
+  lock="$WAYPOST_ROOT/requirements/lock${extras:+-$extras}.txt"
   if [ ! -x "$WAYPOST_VENV/bin/python" ]; then
     python="$(_pick_python)"
     _say "creating $WAYPOST_VENV"
     "$python" -m venv "$WAYPOST_VENV"
   fi
   stamp="$WAYPOST_VENV/.waypost-installed-${extras:-base}"
-  local want
-  want="$(cat "$WAYPOST_ROOT/pyproject.toml" | sha256sum | cut -d' ' -f1)"
-  if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$want" ]; then
-    _say "installing waypost$([ -n "$extras" ] && echo "[$extras]") into $WAYPOST_VENV"
-    "$WAYPOST_VENV/bin/python" -m pip install -q --disable-pip-version-check -e "$WAYPOST_ROOT$spec" \
-      2> >(grep -v "^WARNING: Location" >&2)
-    echo "$want" > "$stamp"
+  want="$(cat "$WAYPOST_ROOT/pyproject.toml" "$lock" | sha256sum | cut -d' ' -f1)"
+  if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$want" ]; then
+    return 0
   fi
+  local pip=("$WAYPOST_VENV/bin/python" -m pip install -q --disable-pip-version-check)
+  if "$WAYPOST_VENV/bin/python" -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) else 1)'; then
+    _say "installing the locked packages ($(basename "$lock")) into $WAYPOST_VENV"
+    "${pip[@]}" --require-hashes -r "$lock" 2> >(grep -v "^WARNING: Location" >&2)
+    _say "installing waypost (editable, --no-deps)"
+    "${pip[@]}" --no-deps --no-build-isolation -e "$WAYPOST_ROOT" 2> >(grep -v "^WARNING: Location" >&2)
+  else
+    _say "the lock file is for Python 3.11; installing waypost$spec from pyproject.toml's ranges instead"
+    "${pip[@]}" -e "$WAYPOST_ROOT$spec" 2> >(grep -v "^WARNING: Location" >&2)
+  fi
+  echo "$want" > "$stamp"
 }

@@ -15,6 +15,8 @@ from pathlib import Path
 from PySide6.QtCore import QElapsedTimer, QObject, QTimer, Signal, Slot
 
 from executor.models import RunBundleV1
+from receipts.attest import amend_signed
+from receipts.keys import install_key
 from ui.voice_recorder import MicRecorder
 from voice.audio import MAX_SECONDS, AudioClip, AudioError, clip_from_pcm
 from voice.engine import Transcriber, Transcript, TranscriptionError
@@ -181,4 +183,5 @@ class VoiceController(QObject):
             return
         spoken, clip = self.pending
         self.pending = None
-        record_spoken_input(run_dir, spoken, clip if self.options.keep_audio else None)
+        keep = clip if self.options.keep_audio else None
+        amend_signed(run_dir, install_key(), lambda: record_spoken_input(run_dir, spoken, keep))

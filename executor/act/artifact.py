@@ -15,6 +15,7 @@ import os
 import tempfile
 from pathlib import Path, PurePosixPath
 
+from common.secrecy import scrub_bytes
 from executor.act.refs import resolve_data
 from executor.errors import FatalToolError
 from executor.tool_engine import ToolCallEngine
@@ -42,6 +43,7 @@ def artifact_path(run_dir: Path, name: str) -> Path:
 def store_artifact(run_dir: Path, name: str, data: bytes) -> tuple[str, str]:
     """Writes (atomically) and returns (path relative to the run folder, sha256)."""
     path = artifact_path(run_dir, name)
+    data = scrub_bytes(data)  # a run's data may quote a page that echoed a secret
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".tmp-", dir=path.parent)
     with os.fdopen(fd, "wb") as fh:

@@ -27,6 +27,8 @@ from browser.models import (
 from executor.act.effects import Judgement, judge, surprise
 from executor.act.fsm import LoopFSM, LoopState
 from executor.act.guards import ActStopped, LoopGuard, LoopLimits
+from executor.act.in_flight import decide_repeat, note_taken_back
+from executor.act.intent import Intent, take_back
 from executor.act.outcomes import page_change, stop_on_unmet, transient
 from executor.act.perform import ActEnv, Performed, capture_before, perform, refuse
 from executor.act.progress import StepProgress
@@ -72,6 +74,7 @@ class ActLoop:
         ask: ActionAsker | None = None,
         safe_mode: bool = True,
         home: frozenset[str] = frozenset(),
+        in_flight: Intent | None = None,
     ) -> None:
         self.env = env
         self.safe_mode = safe_mode
@@ -86,13 +89,18 @@ class ActLoop:
         self.fsm = LoopFSM()
         self.guard = LoopGuard(self.limits)
         self._refused_keys: set[tuple[str, str]] = set()
+        #: An action a stopped run had sent without its outcome being saved (resume only).
+        self.in_flight = in_flight
 
     # --- the two drivers of the loop ---------------------------------------------------------
 
     async def run(self) -> LoopResult:
         self.fsm.to(S.COLLECTING)
         try:
+            undecided = await self._take_back()
             await self._restore()
+            if undecided is not None:
+                await decide_repeat(self.env, undecided, self.progress, ask=self.ask, gate=self.gate)
             if self.spec.actions is not None:
                 result = await self._run_list(self.spec.actions)
             else:
@@ -341,6 +349,18 @@ class ActLoop:
     async def _observe_quietly(self) -> Observation:
         return await self.env.driver.observe()
 
+    async def _take_back(self) -> Intent | None:
+        """Settles an action left in flight without repeating it; returns it if only a person can."""
+        intent, self.in_flight = self.in_flight, None
+        if intent is None:
+            return None
+        if take_back(self.progress, intent):
+            return intent
+        await note_taken_back(self.env, intent)
+        if intent.listed and intent.outcome is not None:
+            stop_on_unmet(self.progress.history[-1:])  # it ended badly: what followed needed it
+        return None
+
     async def _restore(self) -> None:
         """A resumed step on a fresh browser: back to its page, with the inputs made there re-applied."""
         url = self.progress.url
@@ -353,7 +373,7 @@ class ActLoop:
         )
         for data in [{"kind": "navigate", "url": url}, *self.progress.inputs]:
             before = await capture_before(self.env)
-            await perform(self.env, parse_action(data), self._step_gate_ref(), before)
+            await perform(self.env, parse_action(data), self._step_gate_ref(), before, journaled=False)
 
     async def _note_fallback(self, decision: CognitionDecision) -> None:
         if decision.rationale.startswith("LLM_FALLBACK:"):
@@ -380,6 +400,7 @@ class ActLoop:
             "final_url": p.url,
             "refused": p.refused,
             "surprises": p.surprises,
+            "unknown_outcomes": p.unknown,
             "downloads": p.downloads,
             "extracted": p.extracted,
             "cognition": {

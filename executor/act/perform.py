@@ -1,5 +1,7 @@
-"""One action with its evidence: capture before, perform through the driver, capture after, record
-the ActionRecord (linked to the step and the approval that allowed it) and publish it live."""
+"""One action with its evidence: capture before, journal the intent, perform through the driver,
+journal the outcome, capture after, record the ActionRecord (linked to the step and the approval
+that allowed it) and publish it live. The intent and outcome let a resume tell an action that may
+have happened from one that did not (executor/act/intent.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +12,8 @@ from typing import Any
 
 from browser.driver import BrowserDriver
 from browser.models import Action, ActionOutcome, PageCapture
+from executor.act.intent import Intent, IntentLog, settled, with_intent
+from executor.act.progress import StepProgress
 from executor.budget import BudgetEnforcer
 from executor.errors import BudgetExceeded
 from executor.events import ActionPerformed, EventSink, NullSink
@@ -29,6 +33,11 @@ class ActEnv:
     events: EventSink = field(default_factory=NullSink)
     budget: BudgetEnforcer | None = None
     last_after: PageCapture | None = None
+    #: The step's progress and where it is saved with each action in flight; None: not journaled.
+    progress: StepProgress | None = None
+    intents: IntentLog | None = None
+    #: The step runs an explicit action list (its progress counts listed actions done).
+    listed: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,11 +72,18 @@ async def capture_before(env: ActEnv) -> PageCapture:
     return await env.driver.capture(screenshot=env.recorder.needs_before_shot(url, digest))
 
 
-async def perform(env: ActEnv, action: Action, gate: GateRef | None, before: PageCapture) -> Performed:
+async def perform(
+    env: ActEnv, action: Action, gate: GateRef | None, before: PageCapture, *, journaled: bool = True
+) -> Performed:
+    """`journaled=False` for a resume's own re-application of inputs, which is not a step's action."""
     charge(env.budget)
     dialogs = len(env.driver.dialogs)
     started = time.perf_counter()
+    intent = await _intend(env, action, before) if journaled else None
     outcome = await env.driver.perform(action)
+    done = settled(intent, outcome) if intent is not None else None
+    if done is not None:
+        await _settle(env, done)
     if env.budget is not None:
         env.budget.add_usage(actions=1)
     after = await env.driver.capture(screenshot=True)
@@ -89,6 +105,22 @@ async def perform(env: ActEnv, action: Action, gate: GateRef | None, before: Pag
             step_id=env.step_id,
         )  # fmt: skip
     return Performed(action=action, outcome=outcome, record=record, before=before, after=after)
+
+
+async def _intend(env: ActEnv, action: Action, before: PageCapture) -> Intent | None:
+    """Saved before the browser sees the action: a run stopped from here on resumes knowing it."""
+    if env.intents is None or env.progress is None:
+        return None
+    dumped = action.model_dump(mode="json", exclude_none=True)
+    intent = Intent(n=env.progress.count, action=dumped, url=before.url, listed=env.listed)
+    await env.intents.save(with_intent(env.progress, intent), settled=False, last_url=before.url)
+    return intent
+
+
+async def _settle(env: ActEnv, intent: Intent) -> None:
+    if env.intents is not None and env.progress is not None:
+        url = (intent.outcome or {}).get("url")
+        await env.intents.save(with_intent(env.progress, intent), settled=True, last_url=url)
 
 
 async def refuse(env: ActEnv, action: Action, before: PageCapture, why: str, gate: GateRef | None) -> None:

@@ -31,6 +31,9 @@ class StepProgress(BaseModel):
     extracted: list[str] = Field(default_factory=list)
     #: Inputs that worked: typed value, stable target and the field's label (memory's facts).
     facts: list[dict[str, Any]] = Field(default_factory=list)
+    #: Actions that may have happened before a run stopped and were not repeated (declined): their
+    #: outcome is unknown, so the run cannot claim SUCCESS for them (executor/act/intent.py).
+    unknown: list[dict[str, Any]] = Field(default_factory=list)
     decisions: int = 0
     fallbacks: int = 0
     fallback_reason: str | None = None

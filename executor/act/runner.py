@@ -21,6 +21,7 @@ from executor.act import report
 from executor.act.effects import home_origins
 from executor.act.guards import ActStopped, LoopLimits
 from executor.act.hints import HintedCognition
+from executor.act.intent import Intent
 from executor.act.loop import ActLoop, LoopResult
 from executor.act.perform import ActEnv
 from executor.act.progress import StepProgress
@@ -92,6 +93,9 @@ class ActRunner:
             run_dir=resources.run_dir,
             events=ctx.events or NullSink(),
             budget=ctx.budget,
+            progress=progress,
+            intents=ctx.intents,
+            listed=spec.actions is not None,
         )
         limits = self.limits or LoopLimits.from_config(dict(step.config))
         home = home_origins([*plan_urls(ctx.plan), spec.url or driver.url])  # the task's own sites
@@ -99,6 +103,7 @@ class ActRunner:
             env, spec, gate=ctx.gate, progress=progress, limits=limits,
             cognition=self._cognition(spec.url or driver.url), ask=ctx.ask,
             safe_mode=ctx.runtime.safe_mode, home=home,
+            in_flight=Intent.from_outputs(dict(ctx.step_outputs.get(step.step_id, {}))),
         )  # fmt: skip
         try:
             with showing(lambda: driver_thumbnail(driver)):  # a picture for models that take images

@@ -12,12 +12,9 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, TypeVar
-
-T = TypeVar("T")
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -124,17 +121,6 @@ def write_plan(home: Path, plan: dict[str, Any], name: str = "plan.json") -> Pat
     path = home / name
     path.write_text(json.dumps(plan), encoding="utf-8")
     return path
-
-
-def wait_for(predicate: Callable[[], T | None], what: str, limit_s: float = 30) -> T:
-    """Polls a state the run produces (a folder, a process) until it shows; fails after `limit_s`."""
-    deadline = time.monotonic() + limit_s
-    while time.monotonic() < deadline:
-        found = predicate()
-        if found:
-            return found
-        time.sleep(0.05)
-    raise AssertionError(f"{what} never showed within {limit_s} s")
 
 
 def run_folder(home: Path) -> Path | None:

@@ -16,7 +16,6 @@ from tests.faults.harness import (
     finish,
     run_folder,
     spawn,
-    wait_for,
     waypost,
     write_plan,
 )
@@ -31,8 +30,8 @@ def test_signal_mid_run_checkpoints_and_names_the_resume_command(
     before = fault_site.gets("/hold-first")
     started = time.monotonic()
     proc = spawn(tmp_path, "run", "--plan", str(plan), "--approve", "all", "--json")
-    wait_for(lambda: browser_pid(proc.pid), "the run's Chromium")
-    wait_for(lambda: fault_site.gets("/hold-first") > before, "the page request")
+    fault_site.wait_for_get("/hold-first", before + 1)  # the run's Chromium is up and on the page
+    assert browser_pid(proc.pid) is not None
     os.kill(proc.pid, sig)
     outcome = finish(proc, started, 30)
     table.append(("INTERRUPTED", outcome.seconds, f"exit {outcome.code}"))
@@ -73,8 +72,10 @@ def test_killed_run_is_listed_as_interrupted_with_its_records(
     plan = write_plan(tmp_path, act_plan(fault_site.url("/never"), "Click Go", max_time_ms=30_000))
     started = time.monotonic()
     proc = spawn(tmp_path, "run", "--plan", str(plan), "--approve", "all", "--json")
-    folder = wait_for(lambda: run_folder(tmp_path), "the run folder")
-    wait_for(lambda: (folder / "receipts.jsonl").exists() and browser_pid(proc.pid), "the run's receipts")
+    before = fault_site.gets("/never")
+    fault_site.wait_for_get("/never", before + 1)  # past the gate (a receipt) and in the browser
+    folder = run_folder(tmp_path)
+    assert folder is not None and (folder / "receipts.jsonl").exists()
     os.killpg(proc.pid, signal.SIGKILL)
     finish(proc, started, 30)
     listed = waypost(tmp_path, "receipts", "list", "--json")

@@ -6,10 +6,14 @@ threading.Event that `stop()` sets, so shutting the server down never waits on a
 Routes:
   /form           a form (one text field, a Send button) that POSTs to /submit
   POST /submit    counted per path, answered with a "Received" page
+  /form-held      a Send button whose click POSTs to /submit-held and waits for the answer (a
+                  synchronous request: the click itself does not return while the POST is held)
+  POST /submit-held  counted, then never answered: a test kills the run while the POST is in flight
   /spin           a page whose Go button starts `while(true){}` (the renderer never answers again)
   /spin-on-load   a page that starts `while(true){}` shortly after load
   /never          a request the server accepts and never answers
   /hold-first     never answers its first request; later ones get the Go page (a resumed run gets on)
+  /held           a Go page whose GET waits until the test calls `proceed()` (the run is held there)
   /status/<n>     an HTML page with HTTP status n (500, 404, ...)
   /loop           a redirect to itself, forever
   /ok             a plain page with a heading
@@ -44,6 +48,12 @@ _GO = b"""<!doctype html><html><head><title>Go</title></head><body>
 <h1>Go page</h1><button id="go" onclick="document.querySelector('h1').textContent='Went'">Go</button>
 </body></html>"""
 
+_FORM_HELD = b"""<!doctype html><html><head><title>Held form</title></head><body>
+<h1>Order</h1><label for="name">Name</label> <input id="name" name="name" type="text">
+<button id="send" onclick="const r = new XMLHttpRequest(); r.open('POST', '/submit-held', false);
+r.send(document.getElementById('name').value); document.querySelector('h1').textContent = 'Sent';">
+Send</button></body></html>"""
+
 _OK = b"<!doctype html><html><head><title>OK</title></head><body><h1>All fine</h1></body></html>"
 _RECEIVED = b"<!doctype html><html><head><title>Received</title></head><body><h1>Received</h1></body></html>"
 
@@ -53,9 +63,12 @@ class FaultSite:
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
+        #: Notified on every counted request, so a test waits for one instead of polling.
+        self._seen = threading.Condition(self._lock)
         self._posts: Counter[str] = Counter()
         self._gets: Counter[str] = Counter()
         self._released = threading.Event()
+        self._proceed = threading.Event()
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
 
@@ -68,6 +81,7 @@ class FaultSite:
 
     def stop(self) -> None:
         self._released.set()
+        self._proceed.set()
         if self._server is not None:
             self._server.shutdown()
             self._server.server_close()
@@ -97,13 +111,35 @@ class FaultSite:
         with self._lock:
             return self._gets[path]
 
+    def proceed(self) -> None:
+        """Lets the requests waiting on /held through (and every later one)."""
+        self._proceed.set()
+
+    def wait_for_post(self, path: str, count: int = 1, limit_s: float = 30) -> int:
+        """Blocks until `path` has had `count` POSTs (the server saw them land); fails after `limit_s`."""
+        return self._wait(self._posts, path, count, limit_s, "POST")
+
+    def wait_for_get(self, path: str, count: int = 1, limit_s: float = 30) -> int:
+        """Blocks until `path` has had `count` GETs; fails after `limit_s`."""
+        return self._wait(self._gets, path, count, limit_s, "GET")
+
+    def _wait(self, counter: Counter[str], path: str, count: int, limit_s: float, what: str) -> int:
+        with self._seen:
+            if not self._seen.wait_for(lambda: counter[path] >= count, timeout=limit_s):
+                raise AssertionError(
+                    f"{what} {path} seen {counter[path]} time(s), not {count}, in {limit_s} s"
+                )
+            return counter[path]
+
     def _count_post(self, path: str) -> None:
-        with self._lock:
+        with self._seen:
             self._posts[path] += 1
+            self._seen.notify_all()
 
     def _count_get(self, path: str) -> int:
-        with self._lock:
+        with self._seen:
             self._gets[path] += 1
+            self._seen.notify_all()
             return self._gets[path]
 
 
@@ -124,12 +160,22 @@ def _make_handler(site: FaultSite) -> type[BaseHTTPRequestHandler]:
         def do_GET(self) -> None:
             path = self.path.split("?", 1)[0]
             seen = site._count_get(path)
-            pages = {"/form": _FORM, "/spin": _SPIN, "/spin-on-load": _SPIN_ON_LOAD, "/ok": _OK, "/go": _GO}
+            pages = {
+                "/form": _FORM,
+                "/form-held": _FORM_HELD,
+                "/spin": _SPIN,
+                "/spin-on-load": _SPIN_ON_LOAD,
+                "/ok": _OK,
+                "/go": _GO,
+            }
             if path in pages:
                 self._send(HTTPStatus.OK, pages[path])
             elif path == "/never" or (path == "/hold-first" and seen == 1):
                 site._released.wait()
             elif path == "/hold-first":
+                self._send(HTTPStatus.OK, _GO)
+            elif path == "/held":
+                site._proceed.wait()  # stop() sets it too, so shutting down never waits here
                 self._send(HTTPStatus.OK, _GO)
             elif path == "/loop":
                 self._send(HTTPStatus.FOUND, b"", {"Location": "/loop"})
@@ -143,6 +189,9 @@ def _make_handler(site: FaultSite) -> type[BaseHTTPRequestHandler]:
             length = int(self.headers.get("Content-Length") or 0)
             self.rfile.read(length)
             site._count_post(self.path)
+            if self.path == "/submit-held":
+                site._released.wait()
+                return
             self._send(HTTPStatus.OK, _RECEIVED)
 
     return Handler

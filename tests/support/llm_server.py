@@ -60,6 +60,7 @@ class RecordedRequest:
     path: str
     headers: dict[str, str]
     body: dict[str, Any]
+    raw: bytes = b""  # the request body as it arrived, for byte-level sweeps
 
     @property
     def response_format(self) -> str | None:
@@ -135,9 +136,9 @@ class ScriptedLLMServer:
             return self.responder(body)
         return Reply.error(500, "the test scripted no reply for this request", "server_error")
 
-    def _record(self, path: str, headers: dict[str, str], body: dict[str, Any]) -> None:
+    def _record(self, path: str, headers: dict[str, str], body: dict[str, Any], raw: bytes = b"") -> None:
         with self._lock:
-            self.requests.append(RecordedRequest(path=path, headers=headers, body=body))
+            self.requests.append(RecordedRequest(path=path, headers=headers, body=body, raw=raw))
 
 
 def _completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:
@@ -224,7 +225,7 @@ def _handler_for(server: ScriptedLLMServer) -> type[BaseHTTPRequestHandler]:
                 body = json.loads(raw or b"{}")
             except json.JSONDecodeError:
                 body = {"_unparsed": raw.decode(errors="replace")}
-            server._record(self.path, {k.lower(): v for k, v in self.headers.items()}, body)
+            server._record(self.path, {k.lower(): v for k, v in self.headers.items()}, body, raw)
             if self.path.rstrip("/").endswith("/embeddings"):
                 self._send(200, json.dumps(_embeddings(body)))
                 return

@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 from playwright.async_api import Browser, Page, async_playwright
 
+from receipts.attest import OWN_LABEL, TrustedKey
 from receipts.interface import Capture
+from receipts.keys import InstallKey
 from receipts.layout import RunFolder
 from receipts.recorder import JsonlRecorder
 from receipts.redaction import Redactor
@@ -59,7 +61,8 @@ async def record_login(browser: Browser, run_dir: Path) -> None:
     await context.tracing.start(screenshots=True, snapshots=True)
     page = await context.new_page()
     await page.set_content(FORM)
-    rec = await JsonlRecorder.open(run_dir, redactor=Redactor([SECRET]))
+    signer = InstallKey(run_dir.parent / "data" / "key.pem")
+    rec = await JsonlRecorder.open(run_dir, redactor=Redactor([SECRET]), signer=signer)
     steps: list[tuple[dict[str, object], str, str | None]] = [
         ({"kind": "fill", "target": {"label": "User"}, "value": "qa"}, "#user", "qa"),
         ({"kind": "fill", "target": {"label": "Password"}, "value": SECRET}, "#pw", SECRET),
@@ -103,7 +106,9 @@ async def test_secret_typed_in_chromium_is_in_no_file_not_even_the_trace(
 async def test_report_loads_nothing_and_enlarges_on_click(browser: Browser, tmp_path: Path) -> None:
     run_dir = tmp_path / "run_login"
     await record_login(browser, run_dir)
-    report_path = export_report(run_dir)
+    own = InstallKey(tmp_path / "data" / "key.pem").public()
+    assert own is not None
+    report_path = export_report(run_dir, trusted=[TrustedKey(own, OWN_LABEL)])
     page = await browser.new_page(viewport={"width": 1200, "height": 900})
     requests: list[str] = []
     errors: list[str] = []
@@ -126,5 +131,5 @@ async def test_report_loads_nothing_and_enlarges_on_click(browser: Browser, tmp_
     await lightbox.wait_for(state="visible")
     await lightbox.locator("a.big").click()
     await lightbox.wait_for(state="detached")
-    assert "Chain verified" in await page.locator(".verify").inner_text()
+    assert "Receipts verified" in await page.locator(".verify").inner_text()
     await page.close()

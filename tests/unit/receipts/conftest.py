@@ -7,10 +7,17 @@ from pathlib import Path
 
 import pytest
 
+from receipts.keys import install_key
 from receipts.layout import RunFolder
 from receipts.recorder import JsonlRecorder
 from receipts.redaction import Redactor
 from tests.unit.receipts._helpers import SECRET
+
+
+@pytest.fixture(autouse=True)
+def _own_data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """This install's receipt key lives in tmp_path: tests never touch the person's data folder."""
+    monkeypatch.setenv("WAYPOST_DATA_DIR", str(tmp_path / "data"))
 
 
 @pytest.fixture
@@ -20,6 +27,6 @@ def run_dir(tmp_path: Path) -> Path:
 
 @pytest.fixture
 async def recorder(run_dir: Path) -> AsyncIterator[JsonlRecorder]:
-    rec = await JsonlRecorder.open(run_dir, redactor=Redactor([SECRET]))
+    rec = await JsonlRecorder.open(run_dir, redactor=Redactor([SECRET]), signer=install_key())
     yield rec
     await rec.aclose()

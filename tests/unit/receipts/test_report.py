@@ -39,7 +39,7 @@ async def test_report_is_self_contained_and_escapes_page_text(recorder: JsonlRec
     # Each distinct screenshot is embedded exactly once (reused shots are not duplicated).
     shots = {p.read_bytes() for p in (run_dir / "shots").iterdir()}
     assert text.count("data:image/png;base64,") == len(shots)
-    assert "Chain verified" in text and "SUCCESS" in text
+    assert "Receipts verified" in text and "SUCCESS" in text
 
 
 async def test_report_flags_a_failed_verification(recorder: JsonlRecorder, run_dir: Path) -> None:
@@ -47,9 +47,9 @@ async def test_report_flags_a_failed_verification(recorder: JsonlRecorder, run_d
     await recorder.aclose()
     (run_dir / "shots" / "000002-after.png").write_bytes(png((255, 0, 0)))
     text = render_report(run_dir)
-    assert "Verification failed" in text and "altered_file" in text
+    assert "Receipts not verified" in text and "altered_file" in text
     assert text.count('class="entry bad"') == 1 and "Verification fails here" in text
-    assert "Chain verified" not in text
+    assert "Receipts verified" not in text
 
 
 async def test_report_of_a_run_without_screenshots_or_run_json(

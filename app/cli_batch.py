@@ -1,0 +1,130 @@
+"""`waypost batch`: a suite of cases, N at once, over the browser endpoints of a grid; JUnit XML and
+an index page for CI; `--resume BATCH_ID` finishes a batch that was killed (docs/architecture.md,
+"Batches")."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import sys
+from pathlib import Path
+
+from app.settings import Settings
+from app.wiring import build_core, launch_options
+from batch.journal import BatchJournal, BatchJournalError
+from batch.junit import write_junit
+from batch.pool import EndpointPool
+from batch.progress import BatchProgress
+from batch.resources import endpoint_resources
+from batch.results import BatchSummary
+from batch.runner import BatchOptions, BatchRunner
+from batch.suite import SuiteError, read_suite
+from browser.grid import EndpointError, GridClient, check_endpoints
+from common.secrecy import scrub
+from executor.models import ApprovalPolicy
+
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+
+
+def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    batch = sub.add_parser("batch", help="run a suite of cases (JSON Lines), several at once")
+    batch.add_argument("suite", nargs="?", type=Path, help="one case per line: name, task or plan, expect")
+    batch.add_argument("--resume", metavar="BATCH_ID", help="finish a batch that was stopped")
+    batch.add_argument("--workers", type=int, default=1, help="runs at once (default 1)")
+    batch.add_argument(
+        "--browser",
+        action="append",
+        default=[],
+        metavar="ENDPOINT",
+        help="ws(s):// Playwright server or http(s):// CDP endpoint; repeat for several",
+    )
+    batch.add_argument(
+        "--per-browser", type=int, help="runs at once on each endpoint (default: spread evenly)"
+    )
+    batch.add_argument("--junit", type=Path, help="write JUnit XML here")
+    batch.add_argument("--approve", choices=[p.value for p in ApprovalPolicy])
+    batch.add_argument("--runs-dir", type=Path, help="where runs, receipts and batches live")
+    batch.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+
+
+def _bad(message: str) -> int:
+    print(scrub(f"waypost: {message}"), file=sys.stderr)
+    return EXIT_BAD_INPUT
+
+
+async def _new_journal(args: argparse.Namespace, settings: Settings, runs_dir: Path) -> BatchJournal:
+    if args.suite is None:
+        raise SuiteError("give a SUITE file, or --resume BATCH_ID")
+    if args.workers < 1 or (args.per_browser is not None and args.per_browser < 1):
+        raise SuiteError("--workers and --per-browser take a number of at least 1")
+    cases = read_suite(args.suite)
+    endpoints = list(args.browser or settings.browser_endpoints)
+    await check_endpoints(endpoints)  # before the batch exists: a typo leaves nothing behind
+    per = args.per_browser or math.ceil(args.workers / max(1, len(endpoints)))
+    return BatchJournal.create(
+        runs_dir,
+        cases,
+        workers=args.workers,
+        endpoints=endpoints,
+        per_endpoint=per,
+        approve=ApprovalPolicy(args.approve) if args.approve else settings.approve,
+        junit=str(args.junit.resolve()) if args.junit else None,
+    )
+
+
+def _human(summary: BatchSummary, journal: BatchJournal, junit: Path | None) -> str:
+    lines = [
+        f"batch {summary.batch_id}: {summary.passed} passed, {summary.failed} failed, "
+        f"{summary.seconds:.1f} s",
+        f"index: {journal.folder / 'index.html'}",
+    ]
+    if junit:
+        lines.append(f"junit: {junit}")
+    paused = [r.run_id for r in summary.runs if r.run_status == "NEEDS_CONFIRMATION" and r.run_id]
+    if paused:
+        lines.append(f"awaiting approval: waypost resume RUN --approve all  (RUN: {', '.join(paused)})")
+    return "\n".join(lines)
+
+
+async def cmd_batch(args: argparse.Namespace, settings: Settings) -> int:
+    runs_dir = settings.runs_dir.expanduser()
+    try:
+        if args.resume:
+            if args.suite is not None:
+                raise SuiteError("give a SUITE or --resume BATCH_ID, not both")
+            journal = BatchJournal.open(runs_dir, args.resume)
+            await check_endpoints(journal.spec.endpoints)
+        else:
+            journal = await _new_journal(args, settings, runs_dir)
+    except (SuiteError, EndpointError, BatchJournalError) as exc:
+        return _bad(str(exc))
+    spec = journal.spec
+    core = build_core(settings)
+    done = len(journal.state().ended)
+    progress = None if args.json else BatchProgress(len(journal.cases), done)
+    options = BatchOptions(
+        workers=spec.workers, approve=spec.approve, safe_mode=settings.safe_mode, planner=settings.planner
+    )
+    runner = BatchRunner(core, journal, EndpointPool(spec.endpoints, spec.per_endpoint), options, progress)
+    try:
+        async with GridClient() as grid:
+            core.resources = endpoint_resources(grid, launch_options(settings))
+            summary = await runner.run()
+    except asyncio.CancelledError:
+        print(
+            f"waypost: batch {spec.batch_id} stopped; cases that ended are kept. "
+            f"Continue it with: waypost batch --resume {spec.batch_id}",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
+    junit = args.junit or (Path(spec.junit) if spec.junit else None)
+    if junit is not None:
+        write_junit(summary, junit)
+    if args.json:
+        print(scrub(json.dumps(summary.document(), indent=2, ensure_ascii=False)))
+    else:
+        print(scrub(_human(summary, journal, junit)))
+    return summary.exit_code

@@ -1,0 +1,157 @@
+"""Batch throughput and memory: cases per minute at 1, 2, 4 and 8 workers on the fixture site (every
+page answers after a 1.5 s delay), against one and two local Playwright servers (run-server on
+127.0.0.1, browsers from the system Chromium), and the waypost process's memory per concurrent run.
+
+Run: .venv/bin/python -m benchmarks.batch [--cases 8] [--repeat 3] [--delay 1.5]
+Figures, not pass/fail: medians over the repeats. Memory is this process's resident set (browsers
+excluded; the one Playwright client driver the batch shares is a child process, printed apart).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import os
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from app.settings import load_settings
+from app.wiring import build_core, launch_options
+from batch.journal import BatchJournal
+from batch.pool import EndpointPool
+from batch.resources import endpoint_resources
+from batch.runner import BatchOptions, BatchRunner
+from batch.suite import SuiteCase
+from browser.grid import GridClient
+from executor.models import ApprovalPolicy
+from tests.support.playwright_server import PlaywrightServer, browser_registry
+from tests.support.site import FixtureSite
+
+WORKERS = (1, 2, 4, 8)
+MB = 1024 * 1024
+
+
+def rss(pid: int | str = "self") -> int:
+    """Resident set size in bytes (0 for a process that already ended)."""
+    try:
+        with open(f"/proc/{pid}/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmRSS:"):
+                    return int(line.split()[1]) * 1024
+    except OSError:
+        return 0
+    return 0
+
+
+def child_drivers() -> list[int]:
+    """PIDs of the Playwright client drivers this process started (one, shared by the batch's runs)."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", encoding="ascii") as stat:
+                ppid = int(stat.read().rsplit(")", 1)[1].split()[1])
+            with open(f"/proc/{entry}/cmdline", "rb") as cmd:
+                line = cmd.read()
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == os.getpid() and b"run-driver" in line:
+            found.append(int(entry))
+    return found
+
+
+class Peak:
+    """Samples memory while a batch runs (a benchmark may sample; tests never do)."""
+
+    def __init__(self) -> None:
+        self.own = 0
+        self.drivers = 0
+        self.concurrent = 0
+
+    async def watch(self, pool: EndpointPool) -> None:
+        while True:
+            self.own = max(self.own, rss())
+            self.drivers = max(self.drivers, sum(rss(pid) for pid in child_drivers()))
+            self.concurrent = max(self.concurrent, sum(slot.active for slot in pool.slots))
+            await asyncio.sleep(0.05)
+
+
+async def one_batch(
+    runs_dir: Path, site: FixtureSite, endpoints: list[str], workers: int, cases: int, delay: float
+) -> tuple[float, Peak]:
+    settings = load_settings(overrides={"runs_dir": runs_dir, "approve": "all", "planner": "rules"})
+    core = build_core(settings)
+    tag = f"{len(endpoints)}-{workers}-{time.monotonic_ns()}"
+    suite = [
+        SuiteCase(name=f"case {i}", task=f"Open {site.url(f'/slow?delay={delay}&b={tag}-{i}')} and read it")
+        for i in range(cases)
+    ]
+    per = -(-workers // len(endpoints))
+    journal = BatchJournal.create(
+        runs_dir, suite, workers=workers, endpoints=endpoints, per_endpoint=per, approve=ApprovalPolicy.ALL
+    )
+    options = BatchOptions(workers=workers, approve=ApprovalPolicy.ALL, planner="rules")
+    pool = EndpointPool(endpoints, per)
+    runner = BatchRunner(core, journal, pool, options)
+    peak = Peak()
+    async with GridClient() as grid, asyncio.TaskGroup() as group:
+        core.resources = endpoint_resources(grid, launch_options(settings))
+        watcher = group.create_task(peak.watch(pool))
+        began = time.perf_counter()
+        summary = await runner.run()
+        seconds = time.perf_counter() - began
+        watcher.cancel()
+    if summary.failed:
+        raise SystemExit(f"benchmark batch had failures: {[r.reason for r in summary.runs if not r.passed]}")
+    return seconds, peak
+
+
+async def measure(args: argparse.Namespace) -> None:
+    with tempfile.TemporaryDirectory(prefix="waypost-bench-batch-") as tmp:
+        registry = browser_registry(Path(tmp) / "browsers")
+        with FixtureSite() as site, PlaywrightServer(registry) as one, PlaywrightServer(registry) as two:
+            await one_batch(Path(tmp) / "runs", site, [one.endpoint], 1, 1, 0)  # imports, first launch
+            baseline = rss()
+            grids = {"one server": [one.endpoint], "two servers": [one.endpoint, two.endpoint]}
+            rates: dict[tuple[str, int], float] = {}
+            print(f"{args.cases} cases per batch, pages delayed {args.delay} s, median of {args.repeat}")
+            print(f"{'grid':<12} {'workers':>7} {'cases/min':>10} {'seconds':>8}  {'own MB/run':>10}")
+            for name, endpoints in grids.items():
+                for workers in WORKERS:
+                    times, peaks = [], []
+                    for _ in range(args.repeat):
+                        seconds, peak = await one_batch(
+                            Path(tmp) / "runs", site, endpoints, workers, args.cases, args.delay
+                        )
+                        times.append(seconds)
+                        peaks.append(peak)
+                    median = statistics.median(times)
+                    rates[(name, workers)] = args.cases / median * 60
+                    concurrent = max(p.concurrent for p in peaks) or 1
+                    own = statistics.median((p.own - baseline) / concurrent / MB for p in peaks)
+                    drivers = statistics.median(p.drivers / MB for p in peaks)
+                    print(
+                        f"{name:<12} {workers:>7} {rates[(name, workers)]:>10.1f} {median:>8.1f}  "
+                        f"{own:>10.1f}   ({concurrent} at once; shared Playwright client {drivers:.0f} MB)"
+                    )
+            for name in grids:
+                ratio = rates[(name, 4)] / rates[(name, 1)]
+                print(f"{name}: 4 workers are {ratio:.2f}x the speed of 1")
+            print(f"waypost process baseline {baseline / MB:.0f} MB")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--cases", type=int, default=8)
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--delay", type=float, default=1.5)
+    logging.disable(logging.WARNING)  # runs' own warnings (a slow final capture) are not figures
+    asyncio.run(measure(parser.parse_args()))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,167 @@
+"""Browser endpoints of a grid: where a run's browser comes from when it is not launched here.
+
+`ws://` / `wss://` is Playwright's own protocol (a Playwright server, the official Docker image, a
+Selenium Grid or Moon on Kubernetes, browserless): each connection gets a browser of its own.
+`http://` / `https://` attaches over the Chrome DevTools Protocol to one running Chromium, where each
+run gets a fresh context. Either way a run gets its own context: nothing is shared between runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from pathlib import Path
+from types import TracebackType
+from typing import Literal
+from urllib.parse import urlsplit
+
+from playwright.async_api import Browser, Playwright, async_playwright
+from playwright.async_api import Error as BrowserError
+
+from browser.deadline import BrowserLost
+from browser.driver import PlaywrightDriver
+from browser.options import BrowserPolicy, LaunchOptions
+from browser.secrets import SecretVault
+
+__all__ = ["BrowserError", "EndpointError", "GridClient", "check_endpoints", "endpoint_options", "reachable"]
+
+#: A Playwright server launches the browser for the connection with these options (JSON).
+LAUNCH_OPTIONS_HEADER = "x-playwright-launch-options"
+PROBE_S = 5.0
+
+EndpointKind = Literal["playwright", "cdp"]
+
+
+class EndpointError(ValueError):
+    """An endpoint that is malformed or cannot be reached; the message says which and why."""
+
+
+def endpoint_kind(url: str) -> EndpointKind:
+    scheme = urlsplit(url).scheme.lower()
+    if scheme in {"ws", "wss"}:
+        return "playwright"
+    if scheme in {"http", "https"}:
+        return "cdp"
+    raise EndpointError(
+        f"browser endpoint {url!r}: expected ws:// or wss:// (a Playwright server) or http(s):// (CDP)"
+    )
+
+
+def _host_port(url: str) -> tuple[str, int]:
+    parts = urlsplit(url)
+    if not parts.hostname:
+        raise EndpointError(f"browser endpoint {url!r} names no host")
+    try:
+        port = parts.port
+    except ValueError as exc:
+        raise EndpointError(f"browser endpoint {url!r}: {exc}") from exc
+    secure = parts.scheme.lower() in {"wss", "https"}
+    return parts.hostname, port or (443 if secure else 80)
+
+
+def endpoint_options(url: str, base: LaunchOptions) -> LaunchOptions:
+    """`base` (viewport, headless) with its browser taken from `url` instead of a local launch."""
+    fields = {"cdp_url": None, "ws_endpoint": None, "user_data_dir": None, "executable": None}
+    if endpoint_kind(url) == "cdp":
+        return base.model_copy(update={**fields, "cdp_url": url})
+    launch = json.dumps({"headless": base.headless})
+    headers = {**base.ws_headers, LAUNCH_OPTIONS_HEADER: launch}
+    return base.model_copy(update={**fields, "ws_endpoint": url, "ws_headers": headers})
+
+
+async def reachable(url: str, within_s: float = PROBE_S) -> bool:
+    """The endpoint accepts a connection now (a TCP handshake: cheap, launches no browser)."""
+    host, port = _host_port(url)
+    try:
+        async with asyncio.timeout(within_s):
+            _, writer = await asyncio.open_connection(host, port)
+    except (OSError, TimeoutError):
+        return False
+    writer.close()
+    with contextlib.suppress(OSError):
+        await writer.wait_closed()
+    return True
+
+
+async def check_endpoints(urls: list[str]) -> None:
+    """EndpointError naming every endpoint that is malformed or does not answer."""
+    for url in urls:
+        endpoint_kind(url)
+        _host_port(url)
+    answers = await asyncio.gather(*(reachable(url) for url in urls))
+    down = [url for url, ok in zip(urls, answers, strict=True) if not ok]
+    if down:
+        raise EndpointError(
+            "browser endpoint not reachable: "
+            + ", ".join(down)
+            + " (is the Playwright server or browser running there?)"
+        )
+
+
+class GridDriver(PlaywrightDriver):
+    """A run's driver on a remote browser: closing the run closes its connection (and so the
+    browser the server launched for it), not the Playwright client the runs share."""
+
+    def __init__(self, driver: PlaywrightDriver, browser: Browser) -> None:
+        super().__init__(driver.session, driver.deadlines)
+        self._remote = browser
+
+    async def close(self) -> None:
+        try:
+            await super().close()
+        finally:
+            with contextlib.suppress(BrowserError, TimeoutError):
+                async with asyncio.timeout(PROBE_S):
+                    await self._remote.close()
+
+
+class GridClient:
+    """One Playwright client shared by many runs (its driver is a process of about 120 MB: one per
+    run would cost more than the runs), started on first use and stopped on exit. Each run still
+    gets a connection of its own, and so a browser and a context of its own."""
+
+    def __init__(self) -> None:
+        self._pw: Playwright | None = None
+        self._lock = asyncio.Lock()
+
+    async def __aenter__(self) -> GridClient:
+        return self
+
+    async def __aexit__(
+        self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        if self._pw is not None:
+            pw, self._pw = self._pw, None
+            await pw.stop()
+
+    async def _browser(self, options: LaunchOptions) -> Browser:
+        async with self._lock:
+            if self._pw is None:
+                self._pw = await async_playwright().start()
+            pw = self._pw
+        if options.cdp_url:
+            return await pw.chromium.connect_over_cdp(options.cdp_url)
+        assert options.ws_endpoint is not None
+        return await pw.chromium.connect(options.ws_endpoint, headers=options.ws_headers or None)
+
+    async def driver(
+        self, options: LaunchOptions, *, policy: BrowserPolicy, vault: SecretVault, downloads_dir: Path
+    ) -> PlaywrightDriver:
+        """A driver on a browser of the endpoint in `options`. An endpoint that cannot be reached is a
+        lost browser (a batch moves the run elsewhere), not a Playwright traceback."""
+        where = options.ws_endpoint or options.cdp_url
+        try:
+            browser = await self._browser(options)
+        except BrowserError as exc:
+            said = exc.message.splitlines()[0] if exc.message else type(exc).__name__
+            raise BrowserLost(f"the browser at {where} could not be reached ({said})") from exc
+        try:
+            base = await PlaywrightDriver.on_browser(
+                browser, policy=policy, secrets=vault, downloads_dir=downloads_dir
+            )
+        except BrowserError as exc:
+            with contextlib.suppress(BrowserError):
+                await browser.close()
+            raise BrowserLost(f"the browser at {where} went away while the run was starting") from exc
+        return GridDriver(base, browser)

@@ -1,0 +1,28 @@
+"""One bad row in the run store marks that run UNREADABLE in history; the window still opens."""
+
+from __future__ import annotations
+
+import pytest
+from pytestqt.qtbot import QtBot
+
+from executor.checkpoint_store import UNREADABLE
+from executor.service import AgentCore
+from tests.ui.conftest import cell_text, make_plan, open_window
+
+
+@pytest.mark.asyncio
+async def test_a_bad_run_row_is_listed_unreadable_and_the_window_opens(qtbot: QtBot, core: AgentCore) -> None:
+    store = core.store
+    plan = make_plan("A", [{"step_id": "s", "type": "COMPUTE"}])
+    for run_id in ("run_good", "run_bad_pending", "run_bad_time"):
+        store.start_run(run_id=run_id, plan=plan, exec_mode="RESEARCH_ONLY", task=f"task of {run_id}")
+    with store._tx() as conn:  # what a torn write or a hand edit leaves behind
+        conn.execute("UPDATE runs SET pending_json = '{not json' WHERE run_id = 'run_bad_pending'")
+        conn.execute("UPDATE runs SET created_at = 'yesterday-ish' WHERE run_id = 'run_bad_time'")
+
+    listed = {r.run_id: r.status for r in core.history()}
+    assert listed == {"run_good": "RUNNING", "run_bad_pending": UNREADABLE, "run_bad_time": UNREADABLE}
+    async with open_window(core) as window:
+        table = window.history_panel.table
+        shown = {cell_text(table, row, 3): cell_text(table, row, 0) for row in range(table.rowCount())}
+        assert shown == {"run_good": "INTERRUPTED", "run_bad_pending": UNREADABLE, "run_bad_time": UNREADABLE}
