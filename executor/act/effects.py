@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from urllib.parse import urljoin, urlsplit
 
 from browser.click_facts import ClickFacts, is_javascript_url
-from browser.models import Action, NavigateAction, Observation, PressAction
+from browser.models import Action, ClickAction, NavigateAction, Observation, PressAction, Target
 from executor.act.risk import SAFE_MODE_ONLY, Risk, classify, covered, element_for, href_risk, words_risk
 
 #: Most harmful first: the judgement of an element is its riskiest fact.
@@ -138,3 +138,18 @@ def judge(
     if risk is None and not said:
         return Judgement(Risk.UNKNOWN, f"{target.describe()} could not be read: what it does cannot be seen")
     return Judgement(risk, f'is labelled "{_shown(said)}"' if said else "")
+
+
+def probed_target(action: Action) -> Target | None:
+    """The element whose link or form decides what the action does: a click's, or Enter's field."""
+    if isinstance(action, PressAction) and action.key.split("+")[-1].lower() == "enter":
+        return action.target
+    return action.target if isinstance(action, ClickAction) else None
+
+
+def would(risk: Risk) -> str:
+    if risk is Risk.OTHER_ORIGIN:
+        return "leaves the task's site"
+    if risk is Risk.UNKNOWN:
+        return "does something that cannot be seen"
+    return f"would {risk}"
