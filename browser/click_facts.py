@@ -1,5 +1,5 @@
-"""What a click would do, read from the element itself before it is clicked (docs/architecture.md,
-"Risk by effect").
+"""What a click (or Enter in a field) would do, read from the element itself before it happens
+(docs/architecture.md, "Risk by effect").
 
 A label can say anything ("Continue"); the facts that decide what happens cannot lie so easily: the
 link the element sits in (its resolved href), the form a submit control sends (action and method,
@@ -28,6 +28,9 @@ _FACTS_JS = """e => {
   const submitter = (tag === "button" && type === "submit")
     || (tag === "input" && ["submit", "image"].includes(type));
   const form = submitter ? (e.form || e.closest("form")) : null;
+  const field = tag === "input" && !submitter
+    && !["button", "reset", "checkbox", "radio", "file", "hidden", "range", "color"].includes(type);
+  const enterForm = field ? e.form : null;  // Enter in a one-line field sends its form
   const link = e.closest("a[href], area[href]");
   const byIds = (ids) => (ids || "").split(/\\s+/).filter(Boolean)
     .map((id) => { const r = document.getElementById(id); return r ? r.textContent : ""; }).join(" ");
@@ -46,6 +49,8 @@ _FACTS_JS = """e => {
                                                           : form.getAttribute("action")) || "") : "",
     form_method: form ? ((e.hasAttribute("formmethod") ? e.formMethod : form.method) || "get") : "",
     form_has_password: form ? !!form.querySelector("input[type=password]") : false,
+    enter_form_action: enterForm ? (enterForm.action || "") : "",
+    enter_form_method: enterForm ? (enterForm.method || "get") : "",
     handler: (e.getAttribute("onclick") || (link ? link.getAttribute("onclick") : "") || "").slice(0, 1000),
   };
 }"""
@@ -71,6 +76,9 @@ class ClickFacts(Contract):
     form_action_raw: str = ""
     form_method: str = ""
     form_has_password: bool = False
+    #: A one-line field's form, which Enter in the field sends.
+    enter_form_action: str = ""
+    enter_form_method: str = ""
     handler: str = ""
 
     @property

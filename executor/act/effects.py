@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from urllib.parse import urljoin, urlsplit
 
 from browser.click_facts import ClickFacts, is_javascript_url
-from browser.models import Action, NavigateAction, Observation
+from browser.models import Action, ClickAction, NavigateAction, Observation, PressAction, Target
 from executor.act.risk import SAFE_MODE_ONLY, Risk, classify, covered, element_for, href_risk, words_risk
 
 #: Most harmful first: the judgement of an element is its riskiest fact.
@@ -120,6 +120,11 @@ def judge(
     """The risk of one action before it runs, from the best facts at hand."""
     if isinstance(action, NavigateAction):
         return judge_url(action.url, home)
+    if isinstance(action, PressAction) and facts is not None and facts.enter_form_action:
+        where = judge_url(facts.enter_form_action, home)  # Enter sends the field's form there
+        method = (facts.enter_form_method or "get").upper()
+        risk = riskiest(classify(action, observation), where.risk)
+        return Judgement(risk, f"sends its form ({method}) to {_shown(facts.enter_form_action)}")
     if action.kind == "click" and facts is not None:
         return judge_click(facts, home, page_url)
     risk = classify(action, observation)
@@ -133,3 +138,18 @@ def judge(
     if risk is None and not said:
         return Judgement(Risk.UNKNOWN, f"{target.describe()} could not be read: what it does cannot be seen")
     return Judgement(risk, f'is labelled "{_shown(said)}"' if said else "")
+
+
+def probed_target(action: Action) -> Target | None:
+    """The element whose link or form decides what the action does: a click's, or Enter's field."""
+    if isinstance(action, PressAction) and action.key.split("+")[-1].lower() == "enter":
+        return action.target
+    return action.target if isinstance(action, ClickAction) else None
+
+
+def would(risk: Risk) -> str:
+    if risk is Risk.OTHER_ORIGIN:
+        return "leaves the task's site"
+    if risk is Risk.UNKNOWN:
+        return "does something that cannot be seen"
+    return f"would {risk}"

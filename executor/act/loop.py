@@ -16,14 +16,13 @@ from typing import Any
 from browser.driver import FactsAware
 from browser.models import (
     Action,
-    ClickAction,
     NavigateAction,
     Observation,
     OutcomeStatus,
     Target,
     parse_action,
 )
-from executor.act.effects import Judgement, judge, surprise
+from executor.act.effects import Judgement, judge, probed_target, surprise, would
 from executor.act.fsm import LoopFSM, LoopState
 from executor.act.guards import ActStopped, LoopGuard, LoopLimits
 from executor.act.in_flight import decide_repeat, note_taken_back
@@ -238,8 +237,9 @@ class ActLoop:
         if isinstance(action, NavigateAction) and action.url == self.spec.url:
             return Judgement(None, "opens the step's own page")  # the plan's page, not a page's wish
         facts = None
-        if isinstance(action, ClickAction) and isinstance(self.env.driver, FactsAware):
-            facts = await self.env.driver.click_facts(action.target)
+        probed = probed_target(action)
+        if probed is not None and isinstance(self.env.driver, FactsAware):
+            facts = await self.env.driver.click_facts(probed)
         judged = judge(action, observation, facts, home=self.home, page_url=self.env.driver.url)
         if judged.risk in SAFE_MODE_ONLY and not self.safe_mode:
             return Judgement(None, judged.does)
@@ -280,7 +280,7 @@ class ActLoop:
         question = ActionGate(
             step_gate=gate, risk=str(risk), n=self.progress.count, target=target,
             reason=(f"low confidence ({confidence:.2f}) on a {risk} action" if low else
-                    f"this action {_would(risk)}: it {judged.does}; the step's approval does not cover it"),
+                    f"this action {would(risk)}: it {judged.does}; the step's approval does not cover it"),
         )  # fmt: skip
         cleared: Cleared | None = None
         if self.ask is not None:
@@ -407,14 +407,6 @@ class ActLoop:
                 "fallback_reason": p.fallback_reason,
             },
         }
-
-
-def _would(risk: Risk) -> str:
-    if risk is Risk.OTHER_ORIGIN:
-        return "leaves the task's site"
-    if risk is Risk.UNKNOWN:
-        return "does something that cannot be seen"
-    return f"would {risk}"
 
 
 def _needs_observation(action: Action) -> bool:

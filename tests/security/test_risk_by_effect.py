@@ -224,3 +224,25 @@ async def test_a_click_that_lands_somewhere_riskier_is_reported_and_stops_the_st
     assert bundle.run_status is RunStatus.FAILED, bundle.reason
     assert "looks like delete" in bundle.reason and "/account/remove-now" in bundle.reason
     assert any("judged harmless but landed on" in n for n in act_harness.notes(bundle))
+
+
+@pytest.mark.browser
+@pytest.mark.asyncio(loop_scope="session")
+async def test_enter_in_a_field_whose_form_removes_the_account_asks_naming_the_removal(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    """Enter in a one-line field sends its form: judged by the form's action, not as a plain submit."""
+    before = _removals(site)
+    actions = [
+        {"kind": "fill", "target": {"label": "Display name"}, "value": "Ada"},
+        {"kind": "press", "key": "Enter", "target": {"label": "Display name"}},
+    ]
+    inputs = {"url": site.url("/hostile/enter_removes.html"), "actions": actions}
+    plan = act_plan([{"step_id": "a1", "type": "ACT", "inputs": inputs}], gates=OPEN_GATE)
+    answer = Answer(delete=ConfirmAnswer.DENY)  # a plain submit would be approved
+    bundle = await act_harness.run(plan, confirm=answer)
+    asked = [r for r in answer.requests if r.decision.gate_kind == "delete"]
+    assert len(asked) == 1 and "/account/remove-now" in asked[0].decision.reason
+    (press,) = [r for r in act_harness.actions(bundle) if r.action["kind"] == "press"]
+    assert press.outcome.status == "blocked"
+    assert _removals(site) == before
