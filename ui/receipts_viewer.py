@@ -26,10 +26,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from receipts.attest import RunCheck, check_run
 from receipts.layout import RunFolder
 from receipts.models import ActionRecord, EvidenceReadRecord
 from receipts.report import export_report, read_records
-from receipts.attest import RunCheck, check_run
 from ui.live_view import ScreenshotLabel
 from ui.receipts_model import COLUMNS, ReceiptsTableModel, Row
 
