@@ -89,7 +89,8 @@ def test_killed_browser_is_a_status_and_resume_relaunches(
     run_id = outcome.document["run_id"]
     listed = json.loads(waypost(tmp_path, "receipts", "list", "--json").out)
     assert [(r["run_id"], r["status"]) for r in listed] == [(run_id, "INTERRUPTED")]  # resumable
-    assert waypost(tmp_path, "receipts", "verify", run_id).code == 0
+    checked = waypost(tmp_path, "receipts", "verify", run_id)  # intact, and honest that it is unfinished
+    assert checked.out.startswith("UNFINISHED") and "untouched" in checked.out, checked.out + checked.err
 
     resumed = waypost(tmp_path, "resume", run_id, "--approve", "all", "--json", limit_s=90)
     table.append((resumed.status, resumed.seconds, f"page loads {fault_site.gets('/hold-first')}"))
