@@ -45,6 +45,9 @@ SENSITIVE_SELECTOR = (
 )
 MASK_COLOR = "#000000"
 SCREENSHOT_TIMEOUT_S = 30.0  # Playwright's default for page.screenshot
+NO_PICTURE = "Unable to capture screenshot"  # Chromium's words while a navigation swaps the document
+SCREENSHOT_ATTEMPTS = 3
+SETTLE_TIMEOUT_MS = 5_000
 
 # One CDP session per page, opened on its first capture; None marks a page that cannot have one.
 _CDP: weakref.WeakKeyDictionary[Page, CDPSession | None] = weakref.WeakKeyDictionary()
@@ -57,7 +60,32 @@ def sensitive_locators(page: Page, frames: list[Frame] | None = None) -> list[Lo
 async def screenshot(
     page: Page, path: Path | None = None, *, full_page: bool = False, frames: list[Frame] | None = None
 ) -> bytes:
-    """Playwright's screenshot with every sensitive element (in `frames`, default all) masked."""
+    """Playwright's screenshot with every sensitive element (in `frames`, default all) masked.
+
+    Chromium gives no picture while a navigation swaps the document ("Unable to capture screenshot",
+    seen right after a click that leaves the page). Then the new document is waited for (its load
+    event and one rendered frame) and pictured again with every frame masked: which frames hold
+    sensitive elements was known only for the old document."""
+    attempt = 1
+    while True:
+        try:
+            return await _masked(page, path, full_page=full_page, frames=frames if attempt == 1 else None)
+        except Error as exc:
+            if NO_PICTURE not in str(exc) or attempt >= SCREENSHOT_ATTEMPTS:
+                raise
+        attempt += 1
+        await _rendered(page)
+
+
+async def _rendered(page: Page) -> None:
+    try:
+        await page.wait_for_load_state("load", timeout=SETTLE_TIMEOUT_MS)
+        await page.evaluate("() => new Promise(requestAnimationFrame)")
+    except Error:
+        pass  # the document changed again meanwhile: the next attempt says whether it can be pictured
+
+
+async def _masked(page: Page, path: Path | None, *, full_page: bool, frames: list[Frame] | None) -> bytes:
     return await page.screenshot(
         path=path,
         type="png",
@@ -91,8 +119,8 @@ async def plain_screenshot(page: Page, path: Path | None = None) -> bytes:
     except TimeoutError as exc:
         raise PlaywrightTimeout(f"screenshot: no frame within {SCREENSHOT_TIMEOUT_S:.0f}s") from exc
     except Error:
-        _CDP.pop(page, None)  # a detached session: Playwright's path raises the page's own error
-        return await screenshot(page, path, frames=[])
+        _CDP.pop(page, None)  # a detached session or a swapped document: Playwright's path, all masked
+        return await screenshot(page, path)
     data = base64.b64decode(reply["data"])
     if path is not None:
         await asyncio.to_thread(_write, path, data)
