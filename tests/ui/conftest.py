@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
@@ -47,7 +48,7 @@ def pytest_asyncio_loop_factories(
 class Core:
     """A real AgentCore on fake tools, a real SQLite store and a runs folder under tmp_path."""
 
-    def __init__(self, tmp_path: Path, **overrides: FakeTool) -> None:
+    def __init__(self, tmp_path: Path, clock: Callable[[], float], **overrides: FakeTool) -> None:
         self.tools = fake_toolbox(**overrides)
         self.store = CheckpointStore(tmp_path / "db.sqlite3")
         self.core = AgentCore(
@@ -55,6 +56,7 @@ class Core:
             tools=self.tools,
             runs_dir=tmp_path / "runs",
             rate_overrides={k: (1e9, 10**6) for k in self.tools},
+            clock=clock,
         )
 
 
@@ -62,8 +64,8 @@ class Core:
 def make_core(tmp_path: Path) -> Iterator[Callable[..., AgentCore]]:
     made: list[Core] = []
 
-    def build(**overrides: FakeTool) -> AgentCore:
-        made.append(Core(tmp_path, **overrides))
+    def build(*, clock: Callable[[], float] = time.monotonic, **overrides: FakeTool) -> AgentCore:
+        made.append(Core(tmp_path, clock, **overrides))
         return made[-1].core
 
     yield build
