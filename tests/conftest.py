@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.home_fixtures import *  # noqa: F403
 from tests.support.llm_fixtures import *  # noqa: F403
 from tests.support.site_fixtures import *  # noqa: F403
 from tests.support.voice_fixtures import *  # noqa: F403
