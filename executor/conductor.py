@@ -81,7 +81,7 @@ class RunConductor:
         reviser: PlanReviser | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.clock = clock  # the budget's clock (docs/architecture.md, "Faults"); tests move it
+        self.clock = clock  # the run budgets' clock; tests move it instead of sleeping
         self.reviser = reviser  # critic and replan after a failed step (executor.revision)
         self.tools = tools
         self.resources_factory = resources
