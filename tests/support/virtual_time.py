@@ -2,8 +2,9 @@
 
 `VirtualTimeLoop` is an asyncio loop whose `time()` jumps to the next timer when nothing else is
 ready, so `asyncio.timeout` deadlines and `loop.time` clocks follow the scenario's time, not the
-machine's. `JumpClock` is a monotonic clock a test can push forward while a real loop runs (the Qt
-window's loop cannot be virtual: it drives real widgets).
+machine's. `ManualClock` stands still until the test moves it. `JumpClock` is a monotonic clock a
+test can push forward while a real loop runs (the Qt window's loop cannot be virtual: it drives
+real widgets).
 """
 
 from __future__ import annotations
@@ -61,6 +62,20 @@ def pass_time(seconds: float) -> Awaitable[None]:
     if not isinstance(loop, VirtualTimeLoop):
         raise TypeError("pass_time runs on a VirtualTimeLoop only; a real loop would sleep")
     return asyncio.sleep(seconds)
+
+
+class ManualClock:
+    """A clock that stands still until the test moves it (`now += s`, or `await sleep(s)` where
+    the code under test is handed a sleep function)."""
+
+    def __init__(self, now: float = 0.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    async def sleep(self, seconds: float) -> None:
+        self.now += seconds
 
 
 class JumpClock:

@@ -13,19 +13,11 @@ from executor.budget import BudgetEnforcer
 from executor.models import BudgetStateV1
 from executor.run_resources import RunResources
 from planner.models import Budget
-from tests.support.virtual_time import pass_time, run_virtual
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.support.virtual_time import ManualClock, pass_time, run_virtual
 
 
 def test_a_persons_wait_is_shown_but_not_charged() -> None:
-    clock = Clock()
+    clock = ManualClock(100.0)
     budget = BudgetEnforcer(Budget(max_time_ms=20_000), clock=clock)
     clock.now += 5
     with budget.person_waiting():
@@ -37,7 +29,7 @@ def test_a_persons_wait_is_shown_but_not_charged() -> None:
 
 
 def test_a_resumed_leg_keeps_the_earlier_wait() -> None:
-    clock = Clock()
+    clock = ManualClock(100.0)
     prior = BudgetStateV1(time_ms_used=4_000, person_wait_ms=10_000)
     budget = BudgetEnforcer(Budget(max_time_ms=20_000), prior, clock=clock)
     with budget.person_waiting():
@@ -89,7 +81,7 @@ async def test_the_browsers_wall_moves_by_a_persons_wait(tmp_path: Path) -> None
     async def launch(_: RunResources) -> BrowserDriver:
         return cast(BrowserDriver, WallDriver())
 
-    clock = Clock()
+    clock = ManualClock(100.0)
     budget = BudgetEnforcer(Budget(max_time_ms=20_000), clock=clock)
     resources = RunResources(run_id="run_wall", run_dir=tmp_path, driver_factory=launch)
     resources.set_wall(clock.now + budget.remaining_s())
