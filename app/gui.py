@@ -37,6 +37,12 @@ if TYPE_CHECKING:
 CORE_MODULES = ("executor.service", "executor.act", "executor.research.factory", "executor.replay")
 
 
+def window_state() -> QSettings:
+    """Where the window keeps its geometry between launches: the person's Qt settings (under
+    $XDG_CONFIG_HOME, else ~/.config)."""
+    return QSettings("Waypost", "window")
+
+
 def run_gui(
     core: Callable[[], AgentCore],
     settings_values: dict[str, Any],
@@ -72,7 +78,7 @@ async def _main(
         controller,
         settings_values,
         examples=examples,
-        window_state=QSettings("Waypost", "window"),
+        window_state=window_state(),
         vault=KeyringVault(),
     )
     window.settings_saved.connect(lambda values: controller.replace_core(on_settings_saved(values)))

@@ -52,10 +52,16 @@ class BudgetEnforcer:
         return self._prior_wait_ms + int(self._waiting_s() * 1000)
 
     @classmethod
-    def for_run(cls, plan: ExecutionPlan, used: BudgetStateV1 | None = None) -> BudgetEnforcer:
+    def for_run(
+        cls,
+        plan: ExecutionPlan,
+        used: BudgetStateV1 | None = None,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> BudgetEnforcer:
         """A run's budget. A fresh run starts charged with its plan's planning calls; a resumed
         run carries `used`, which already holds them (so planning is charged exactly once)."""
-        enforcer = cls(plan.budget, used)
+        enforcer = cls(plan.budget, used, clock=clock)
         if used is None and plan.planning_usage is not None:
             enforcer.charge_model(plan.planning_usage, enforce=False)
         if used is None:

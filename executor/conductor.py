@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from functools import partial
 from pathlib import Path
 from types import MappingProxyType
@@ -79,7 +79,9 @@ class RunConductor:
         rate_overrides: dict[str, tuple[float, int]] | None = None,
         resources: ResourcesFactory | None = None,
         reviser: PlanReviser | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        self.clock = clock  # the run budgets' clock; tests move it instead of sleeping
         self.reviser = reviser  # critic and replan after a failed step (executor.revision)
         self.tools = tools
         self.resources_factory = resources
@@ -208,7 +210,7 @@ class RunConductor:
         prior = list(checkpoint.approvals) if checkpoint else []
         one_shot = {gate for gate, ok in runtime.confirmed_gates.items() if ok}
         approvals = ApprovalBook(state.run_id, [*prior, *runtime.approvals], one_shot)
-        budget = BudgetEnforcer.for_run(plan, checkpoint.budget if checkpoint else None)
+        budget = BudgetEnforcer.for_run(plan, checkpoint.budget if checkpoint else None, clock=self.clock)
         desk = GateDesk(
             gatekeeper=Gatekeeper(plan, run_id=state.run_id, safe_mode=runtime.safe_mode, exec_mode=mode),
             approvals=approvals,

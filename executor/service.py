@@ -6,6 +6,7 @@ the composition root (app/), so tests drive the same facade with fake tools.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 
@@ -52,7 +53,9 @@ class AgentCore:
         rate_overrides: dict[str, tuple[float, int]] | None = None,
         resources: SecretAwareResources | None = None,
         launch_options: LaunchOptions | None = None,
+        clock: Callable[[], float] = time.monotonic,
     ) -> None:
+        self.clock = clock  # the run budgets' clock; tests move it instead of sleeping
         self.launch_options = launch_options
         self.store = store
         self.resources = resources
@@ -206,6 +209,7 @@ class AgentCore:
             rate_overrides=self.rate_overrides,
             resources=self._resources_for(plan_id),
             reviser=PlanReviser(self._replanner()),
+            clock=self.clock,
         )
 
     def _replanner(self) -> LLMReplanner | None:

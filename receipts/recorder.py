@@ -1,17 +1,8 @@
-"""The recorder: appends chained records to receipts.jsonl as a run happens.
+"""The recorder: turns what a run does into chained, redacted records in receipts.jsonl.
 
-Each record is one line written with a single write before the call returns, so a killed process
-leaves every record it reported readable and verifiable. Screenshots and snapshots are written
-(atomically, and fsynced) in the same worker-thread job, just before the record that vouches for
-them, so a record never reaches the disk before its files. One asyncio task writes at a time; disk
-work runs in a worker thread so the event loop (and the Qt window on it) never waits on the disk.
-
-Durability against power loss: the fsync of the record's line (and of the folders the files were
-renamed into) runs in an owned background task while the run goes on to its next action, instead
-of blocking the call; the next record is written only after that fsync has finished (a failed one
-is raised there), and finish() and aclose() wait for it. So at most the last record is not yet on
-disk at any moment (a cut last line is what resume already repairs), and the action is not held up
-by the disk.
+Every field is redacted before it is sealed, and a record whose line still holds a secret is
+scrubbed whole. One asyncio task writes at a time; how a sealed record and the files it vouches for
+reach the disk (one write per line, fsync behind the call) is receipts/chain_file.py's.
 """
 
 from __future__ import annotations
@@ -19,9 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import os
 import re
-import sys
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
@@ -30,12 +19,12 @@ from typing import Any, Literal, TypeVar
 from pydantic import BaseModel
 
 from receipts.chain import encode_line, seal
+from receipts.chain_file import ChainFile
 from receipts.errors import ReceiptsError, RecorderClosedError
 from receipts.interface import CaptureLike, OutcomeLike, Scope
 from receipts.keys import SigningKey
 from receipts.layout import RunFolder, check_run_id, plain_json, write_atomic
 from receipts.models import (
-    GENESIS_HASH,
     ActionRecord,
     DialogRecord,
     EvidenceReadRecord,
@@ -51,7 +40,7 @@ from receipts.models import (
     StateSnapshot,
 )
 from receipts.redaction import Redactor, redact_zip
-from receipts.resume import open_chain
+from receipts.resume import OpenChain, open_chain
 from receipts.signing import KeySource, sign_run
 
 _R = TypeVar("_R", bound=Record)
@@ -68,20 +57,25 @@ class JsonlRecorder:
     """Writes one run folder. Open with `await JsonlRecorder.open(folder)`; an existing folder is
     continued (resume after a pause appends to the same chain), after verifying its chain."""
 
-    def __init__(self, folder: RunFolder, *, redactor: Redactor | None = None, fsync: bool = True) -> None:
+    def __init__(
+        self,
+        folder: RunFolder,
+        chain: OpenChain,
+        *,
+        redactor: Redactor | None = None,
+        fsync: bool = True,
+        key: SigningKey | None = None,
+    ) -> None:
         self.folder = folder
-        self._key: SigningKey | None = None  # signs the chain's head at finish() (receipts/signing.py)
+        self._key = key  # signs the chain's head at finish() (receipts/signing.py)
         self.redactor = redactor or Redactor()
         self._fsync = fsync
         self._lock = asyncio.Lock()
-        self._fd: int | None = None
-        self._seq = 0
-        self._head = GENESIS_HASH
-        self._actions = 0
-        self._started_at: datetime | None = None
-        self._last_after: PageState | None = None
+        self._chain = ChainFile(chain, folder.run_id, fsync=fsync)
+        self._actions = chain.actions
+        self._started_at: datetime | None = chain.started_at
+        self._last_after: PageState | None = chain.last_after
         self._closed = False
-        self._syncing: asyncio.Task[None] | None = None  # fsync of the last record, if still running
 
     @classmethod
     async def open(
@@ -95,13 +89,11 @@ class JsonlRecorder:
         if not isinstance(folder, RunFolder):
             folder = RunFolder(Path(folder))
         check_run_id(folder.run_id)  # the folder name is the run id every record carries
-        recorder = cls(folder, redactor=redactor, fsync=fsync)
+        key = None
         if signer is not None:  # loaded (or created) now: a bad key stops a run before its first action
-            recorder._key = await asyncio.to_thread(signer.load)
+            key = await asyncio.to_thread(signer.load)
         chain = await asyncio.to_thread(open_chain, folder)
-        recorder._fd, recorder._seq, recorder._head = chain.fd, chain.seq, chain.head
-        recorder._actions, recorder._started_at = chain.actions, chain.started_at
-        recorder._last_after = chain.last_after
+        recorder = cls(folder, chain, redactor=redactor, fsync=fsync, key=key)
         if chain.repair_note is not None:
             await recorder.record_note(chain.repair_note, level="warning")
         return recorder
@@ -120,11 +112,11 @@ class JsonlRecorder:
 
     @property
     def head_hash(self) -> str:
-        return self._head
+        return self._chain.head
 
     @property
     def seq(self) -> int:
-        return self._seq
+        return self._chain.seq
 
     def needs_before_shot(self, url: str, dom_hash: str | None) -> bool:
         """False when the previous after-shot shows this very state and will be reused."""
@@ -137,43 +129,7 @@ class JsonlRecorder:
             and last.url == self.redactor.text(url)
         )
 
-    # --- opening and low-level writing ---------------------------------------------------------
-
-    def _write_line(self, line: bytes) -> None:
-        if self._fd is None:
-            raise RecorderClosedError(f"recorder of {self.run_id} is closed")
-        start = os.lseek(self._fd, 0, os.SEEK_END)
-        try:
-            view = memoryview(line)
-            while view:  # a regular file rarely takes less than all, but it may
-                view = view[os.write(self._fd, view) :]
-        except OSError:
-            os.ftruncate(self._fd, start)  # never leave half a record for the next one to follow
-            raise
-
-    def _write(self, files: Sequence[tuple[Path, bytes]], line: bytes) -> None:
-        """Blocking (worker thread): the files a record vouches for, then the record's line."""
-        for path, data in files:
-            write_atomic(path, data, fsync=self._fsync)
-        self._write_line(line)
-
-    def _sync(self, folders: set[Path]) -> None:
-        """Blocking (worker thread): puts receipts.jsonl and the folders' new entries on disk."""
-        if sys.platform != "win32":  # a folder cannot be opened for fsync on Windows
-            for folder in folders:
-                fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
-                try:
-                    os.fsync(fd)  # the renames that put the files in place
-                finally:
-                    os.close(fd)
-        if self._fd is not None:
-            os.fsync(self._fd)
-
-    async def _settle(self) -> None:
-        """Waits for the last record's fsync; an error it met (a failing disk) is raised here."""
-        task, self._syncing = self._syncing, None
-        if task is not None:
-            await task
+    # --- writing --------------------------------------------------------------------------------
 
     def _file(self, ref: str, data: bytes, files: list[tuple[Path, bytes]]) -> FileRef:
         """The ref a record carries for `data`, queued in `files` to be written with the record."""
@@ -185,20 +141,16 @@ class JsonlRecorder:
         and has redacted the fields. The previous record is on disk before this one is written."""
         if self._closed:
             raise RecorderClosedError(f"recorder of {self.run_id} is finished or closed")
-        await self._settle()
-        data.update(seq=self._seq + 1, run_id=self.run_id, prev_hash=self._head)
+        await self._chain.settle()
+        data.update(seq=self._chain.seq + 1, run_id=self.run_id, prev_hash=self._chain.head)
         record = seal(data)
         line = encode_line(record)
         if self.redactor.contains_secret(line.decode("utf-8")):
             # A field slipped past the per-field redaction: scrub the whole record, then reseal.
             record = seal(self.redactor.json(record.model_dump(mode="json")))
             line = encode_line(record)
-        await asyncio.to_thread(self._write, files, line)
-        self._seq, self._head = record.seq, record.hash
+        await self._chain.append(record, line, files)
         self._started_at = self._started_at or record.time
-        if self._fsync:
-            folders = {path.parent for path, _ in files}
-            self._syncing = asyncio.create_task(asyncio.to_thread(self._sync, folders))
         return record
 
     async def _add(self, data: dict[str, Any], kind: type[_R]) -> _R:
@@ -254,7 +206,7 @@ class JsonlRecorder:
                 status=str(outcome.status), message=outcome.message, candidates=[*outcome.candidates]
             )
         async with self._lock:
-            seq = self._seq + 1
+            seq = self._chain.seq + 1
             reuse = before is not None and not self.needs_before_shot(before.url, before.dom_hash)
             files: list[tuple[Path, bytes]] = []
             refs: dict[str, FileRef] = {}
@@ -373,7 +325,7 @@ class JsonlRecorder:
         async with self._lock:
             slug = _SLUG.sub("-", clean.label).strip("-")[:40] or "state"
             files: list[tuple[Path, bytes]] = []
-            file = self._file(self.folder.snapshot_ref(f"{self._seq + 1:06d}-{slug}.json"), body, files)
+            file = self._file(self.folder.snapshot_ref(f"{self._chain.seq + 1:06d}-{slug}.json"), body, files)
             data = {"kind": "snapshot", "step_id": snapshot.step_id, "label": clean.label, "file": file}
             record = await self._append(data, files)
         return _expect(record, SnapshotRecord)
@@ -399,7 +351,7 @@ class JsonlRecorder:
             shot = None
             files: list[tuple[Path, bytes]] = []
             if final_state is not None and final_state.screenshot is not None:
-                ref = self.folder.shot_ref(f"{self._seq + 1:06d}-final.png")
+                ref = self.folder.shot_ref(f"{self._chain.seq + 1:06d}-final.png")
                 shot = self._file(ref, final_state.screenshot, files)
             artifacts = []
             if self.folder.trace.is_file():
@@ -415,13 +367,13 @@ class JsonlRecorder:
                 "artifacts": artifacts,
             }
             record = await self._append(data, files)
-            await self._settle()  # the run is finished only once every record is on disk
+            await self._chain.settle()  # the run is finished only once every record is on disk
             receipt = Receipt(
                 run_id=self.run_id,
                 run_dir=str(self.folder.root),
-                records=self._seq,
+                records=self._chain.seq,
                 actions=self._actions,
-                head_hash=self._head,
+                head_hash=self._chain.head,
                 status=status,
                 final_state=final,
                 started_at=self._started_at,
@@ -429,21 +381,20 @@ class JsonlRecorder:
             )
             await asyncio.to_thread(self._merge_run_json, {"receipt": receipt.model_dump(mode="json")})
             if self._key is not None:  # last: the signed head covers run.json and every other file
+                seq, head = self.seq, self.head_hash
                 await asyncio.to_thread(
-                    sign_run, self.folder, self._key, records=self._seq, head_hash=self._head, status=status
+                    sign_run, self.folder, self._key, records=seq, head_hash=head, status=status
                 )
             self._close_fd()
             return receipt
 
     def _close_fd(self) -> None:
         self._closed = True
-        if self._fd is not None:
-            os.close(self._fd)  # closing releases the flock
-            self._fd = None
+        self._chain.close()
 
     async def aclose(self) -> None:
         async with self._lock:
             try:
-                await self._settle()
+                await self._chain.settle()
             finally:
                 self._close_fd()

@@ -16,7 +16,7 @@ import base64
 import hashlib
 import json
 import os
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Final, Literal, Protocol
@@ -121,19 +121,21 @@ def _walk(root: Path) -> Iterator[tuple[str, Path]]:
                 yield rel, path
 
 
-def manifest(root: Path) -> tuple[dict[str, str], list[str]]:
+def manifest(root: Path, known: Mapping[str, str] | None = None) -> tuple[dict[str, str], list[str]]:
     """(path -> sha256 of each regular file, paths that are not regular files) of a run folder.
 
     A run writes only regular files; anything else (a symlink pointing out of the folder, a device)
-    is listed so verification can refuse it rather than follow it.
+    is listed so verification can refuse it rather than follow it. `known` holds digests already
+    computed for some paths (by the chain check, a moment before): those files are not read again.
     """
+    known = known or {}
     files: dict[str, str] = {}
     odd: list[str] = []
     for rel, path in _walk(root):
         if path.is_symlink() or not path.is_file():
             odd.append(rel)
         else:
-            files[rel] = _sha256(path)
+            files[rel] = known.get(rel) or _sha256(path)
     return files, odd
 
 

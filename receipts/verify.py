@@ -64,6 +64,9 @@ class VerifyReport:
     truncated: Truncation | None = None
     finished: bool = False  # the last verified record is a run_end
     records: list[Record] = field(default_factory=list, repr=False)
+    #: sha256 of each file the records vouch for, by its path in the run folder, as hashed here:
+    #: the signature check (receipts.attest) reads these instead of hashing every file again.
+    digests: dict[str, str] = field(default_factory=dict, repr=False)
 
     def as_dict(self) -> dict[str, object]:
         """Plain JSON data for `waypost receipts verify --json`."""
@@ -155,7 +158,7 @@ def _check_chain(
         if isinstance(seq_value, int):
             last_index[seq_value] = i
     hash_line: dict[object, int] = {}
-    digests: dict[str, str] = {}
+    digests = report.digests
     prev_hash, expected, run_id = GENESIS_HASH, 1, None
 
     def fail(line: int, seq: object, problem: Problem, detail: str) -> None:

@@ -9,6 +9,7 @@ from typing import Any
 
 import pytest
 
+from tests.support.home_fixtures import *  # noqa: F403
 from tests.support.llm_fixtures import *  # noqa: F403
 from tests.support.site_fixtures import *  # noqa: F403
 from tests.support.voice_fixtures import *  # noqa: F403
@@ -36,6 +37,16 @@ def _own_data_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]
     the person's home; a test that needs its own folder sets WAYPOST_DATA_DIR again."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("WAYPOST_DATA_DIR", str(tmp_path_factory.mktemp("waypost-data")))
+        yield
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _own_config_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """Per-user settings (the window's saved geometry in QSettings, Waypost's config, Chromium's
+    crash reports) go to a temporary folder, never the person's ~/.config; processes the tests
+    start inherit it."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config-home")))
         yield
 
 

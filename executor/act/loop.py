@@ -10,10 +10,9 @@ the rest of the batch and the loop observes again.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
-from browser.driver import FactsAware
 from browser.models import (
     Action,
     NavigateAction,
@@ -22,21 +21,17 @@ from browser.models import (
     Target,
     parse_action,
 )
-from executor.act.effects import Judgement, judge, probed_target, surprise, would
+from executor.act.clearance import ActionClearance, describe, step_gate_ref
 from executor.act.fsm import LoopFSM, LoopState
 from executor.act.guards import ActStopped, LoopGuard, LoopLimits
 from executor.act.in_flight import decide_repeat, note_taken_back
 from executor.act.intent import Intent, take_back
 from executor.act.outcomes import page_change, stop_on_unmet, transient
-from executor.act.perform import ActEnv, Performed, capture_before, perform, refuse
+from executor.act.perform import ActEnv, Performed, capture_before, perform
 from executor.act.progress import StepProgress
-from executor.act.risk import SAFE_MODE_ONLY, Risk, blocked, covered
-from executor.gate_desk import ActionGate, Allowed, Cleared, Denied, unanswered
-from executor.gate_preview import take_gate_preview
 from executor.models import GateDecisionV1, PendingUserInput
 from executor.tools import ActionAsker, StepPaused
 from planner.cognition import Cognition, CognitionDecision, HistoryEntry
-from receipts.models import GateRef
 
 S = LoopState
 _INPUTS = {"fill", "select", "check"}
@@ -75,9 +70,6 @@ class ActLoop:
         in_flight: Intent | None = None,
     ) -> None:
         self.env = env
-        self.safe_mode = safe_mode
-        #: The task's own origins: leaving them asks first in safe mode.
-        self.home = home
         self.spec = spec
         self.gate = gate
         self.progress = progress
@@ -89,6 +81,17 @@ class ActLoop:
         self._refused_keys: set[tuple[str, str]] = set()
         #: An action a stopped run had sent without its outcome being saved (resume only).
         self.in_flight = in_flight
+        self.clearance = ActionClearance(
+            env=env,
+            gate=gate,
+            progress=progress,
+            fsm=self.fsm,
+            limits=self.limits,
+            ask=ask,
+            safe_mode=safe_mode,
+            home=home,
+            start_url=spec.url,
+        )
 
     # --- the two drivers of the loop ---------------------------------------------------------
 
@@ -197,18 +200,18 @@ class ActLoop:
         key = (before.dom_hash, repr(sorted(dumped.items())))
         if key in self._refused_keys:
             raise ActStopped(
-                f"{_describe(action)} was refused, and was decided again on the same page",
+                f"{describe(action)} was refused, and was decided again on the same page",
                 code="refused_repeated",
             )
         self.guard.before(
             self.progress.count, before.dom_hash, dumped, detect_loops=self.spec.actions is None
         )
         self.progress.count += 1
-        gate_ref = self._step_gate_ref()
-        judged = await self._judge(action, observation)
+        gate_ref = step_gate_ref(self.gate)
+        judged = await self.clearance.judge(action, observation)
         risk = judged.risk
         if risk is not None:
-            gate_ref = await self._clear_risk(action, judged, confidence, before)
+            gate_ref = await self.clearance.clear(action, judged, confidence, before)
             if gate_ref is None:
                 self._refused_keys.add(key)
                 return None
@@ -227,84 +230,10 @@ class ActLoop:
             self.progress.count += 1
         assert performed is not None
         self._remember(performed)
-        await self._check_after(performed, judged)
+        await self.clearance.check_after(performed, judged)
         self.guard.after(performed.outcome.ok or performed.outcome.status is OutcomeStatus.BLOCKED,
                          performed.outcome.message)  # fmt: skip
         return performed
-
-    async def _judge(self, action: Action, observation: Observation | None) -> Judgement:
-        """What the action does, from the element's own facts when the driver can read them."""
-        if isinstance(action, NavigateAction) and action.url == self.spec.url:
-            return Judgement(None, "opens the step's own page")  # the plan's page, not a page's wish
-        facts = None
-        probed = probed_target(action)
-        if probed is not None and isinstance(self.env.driver, FactsAware):
-            facts = await self.env.driver.click_facts(probed)
-        judged = judge(action, observation, facts, home=self.home, page_url=self.env.driver.url)
-        if judged.risk in SAFE_MODE_ONLY and not self.safe_mode:
-            return Judgement(None, judged.does)
-        return judged
-
-    async def _check_after(self, performed: Performed, judged: Judgement) -> None:
-        """A click that landed somewhere riskier than judged is reported; in safe mode the step stops."""
-        if not performed.navigated or performed.action.kind == "navigate":
-            return
-        gate_kind = self.gate.gate_kind if self.gate else None
-        why = surprise(judged, performed.after.url, self.home, gate_kind)
-        if why is None:
-            return
-        why = f"{_describe(performed.action)} {why}"
-        self.progress.surprises.append({"action": _describe(performed.action), "url": performed.after.url,
-                                        "why": why})  # fmt: skip
-        await self.env.recorder.record_note(why, level="warning", step_id=self.env.step_id)
-        if self.safe_mode:
-            raise ActStopped(f"{why}; the step stops here", code="riskier_than_judged")
-
-    async def _clear_risk(
-        self, action: Action, judged: Judgement, confidence: float, before: Any
-    ) -> GateRef | None:
-        """The approval a risky action runs under, or None when it must not run (it is recorded)."""
-        risk = judged.risk
-        assert risk is not None
-        gate = self.gate
-        blocked_actions = list(gate.blocked_actions) if gate else []
-        if blocked(risk, blocked_actions):
-            why = f"{risk} is blocked by gate {gate.gate_id if gate else '-'}; it never runs"
-            await self._refused(action, before, why, risk)
-            return None
-        low = confidence < self.limits.low_confidence
-        if not low and gate is not None and covered(risk, gate.gate_kind):
-            return self._step_gate_ref()
-        self.fsm.to(S.WAITING)
-        target = _describe(action)
-        question = ActionGate(
-            step_gate=gate, risk=str(risk), n=self.progress.count, target=target,
-            reason=(f"low confidence ({confidence:.2f}) on a {risk} action" if low else
-                    f"this action {would(risk)}: it {judged.does}; the step's approval does not cover it"),
-        )  # fmt: skip
-        cleared: Cleared | None = None
-        if self.ask is not None:
-            name = f"{self.env.step_id}-action-{self.progress.count}"
-            shot = await take_gate_preview(self.env.driver, self.env.run_id, self.env.run_dir / "gates", name)
-            waiting = self.progress.model_copy(update={"count": self.progress.count - 1}).as_outputs()
-            question = replace(question, screenshot_path=shot, progress=waiting)
-            cleared = await self.ask(question)
-        if not isinstance(cleared, Allowed | Denied):
-            pending = cleared.pending if cleared is not None else unanswered(question, self.env.step_id)
-            self.progress.count -= 1  # not done: it runs (under the same gate id) after the answer
-            raise StepPaused(pending, self.progress.as_outputs())
-        self.fsm.to(S.EXECUTING)
-        if isinstance(cleared, Denied):
-            await self._refused(action, before, f"{risk} declined by {cleared.by}", risk)
-            return None
-        by = cleared.approval.decided_by if cleared.approval else "policy"
-        return GateRef(gate_id=cleared.decision.gate_id, scope="step", decided_by=by, decision="ALLOW")
-
-    async def _refused(self, action: Action, before: Any, why: str, risk: Risk) -> None:
-        await refuse(self.env, action, before, why, self._step_gate_ref())
-        self.progress.refused.append({"action": _describe(action), "risk": str(risk), "why": why})
-        self.progress.history.append({"action": action.model_dump(mode="json", exclude_none=True),
-                                      "status": "blocked", "message": why})  # fmt: skip
 
     def _remember(self, performed: Performed) -> None:
         outcome, action = performed.outcome, performed.action
@@ -330,7 +259,7 @@ class ActLoop:
                 )
         if outcome.status is OutcomeStatus.BLOCKED:  # refused by the browser layer's own guards
             self.progress.refused.append(
-                {"action": _describe(action), "risk": "browser_guard", "why": outcome.message}
+                {"action": describe(action), "risk": "browser_guard", "why": outcome.message}
             )
         if outcome.ok and action.kind == "extract" and outcome.value is not None:
             self.progress.extracted.append(outcome.value[:_MAX_EXTRACT])
@@ -371,7 +300,7 @@ class ActLoop:
         )
         for data in [{"kind": "navigate", "url": url}, *self.progress.inputs]:
             before = await capture_before(self.env)
-            await perform(self.env, parse_action(data), self._step_gate_ref(), before, journaled=False)
+            await perform(self.env, parse_action(data), step_gate_ref(self.gate), before, journaled=False)
 
     async def _note_fallback(self, decision: CognitionDecision) -> None:
         if decision.rationale.startswith("LLM_FALLBACK:"):
@@ -382,13 +311,6 @@ class ActLoop:
                 level="warning",
                 step_id=self.env.step_id,
             )
-
-    def _step_gate_ref(self) -> GateRef | None:
-        gate = self.gate
-        if gate is None:
-            return None
-        return GateRef(gate_id=gate.gate_id, scope="step", decided_by=gate.decided_by or "policy",
-                       decision=str(gate.decision))  # fmt: skip
 
     def outputs(self) -> dict[str, Any]:
         p = self.progress
@@ -412,11 +334,6 @@ class ActLoop:
 def _needs_observation(action: Action) -> bool:
     target: Target | None = getattr(action, "target", None)
     return action.kind in _OBSERVE_FOR or (target is not None and target.index is not None)
-
-
-def _describe(action: Action) -> str:
-    target: Target | None = getattr(action, "target", None)
-    return f"{action.kind} {target.describe()}" if target is not None else action.kind
 
 
 def _remap(action: Action, old: Observation | None, new: Observation) -> Action:

@@ -1,16 +1,2 @@
-"""CLI tests run `waypost` in-process with its config and data folders inside tmp_path."""
-
-from __future__ import annotations
-
-from pathlib import Path
-
-import pytest
-
-
-@pytest.fixture
-def waypost_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("WAYPOST_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("WAYPOST_DATA_DIR", str(tmp_path / "data"))
-    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "WAYPOST_RUNS_DIR", "WAYPOST_MODEL"):
-        monkeypatch.delenv(var, raising=False)
-    return tmp_path
+"""CLI tests run `waypost` in-process with its config and data folders inside tmp_path
+(the `waypost_home` fixture, tests/support/home_fixtures.py)."""

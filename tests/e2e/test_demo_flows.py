@@ -18,6 +18,7 @@ from receipts.layout import RunFolder
 from receipts.models import ActionRecord
 from receipts.report import read_records
 from receipts.verify import verify
+from tests.support.home_fixtures import isolate_home
 
 pytestmark = pytest.mark.browser
 
@@ -29,10 +30,7 @@ def demo(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[dict[str, B
     """The flows by mode, the runs folder, and the form POSTs the demo site received."""
     home = tmp_path_factory.mktemp("demo")
     with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("WAYPOST_CONFIG_DIR", str(home / "config"))
-        mp.setenv("WAYPOST_DATA_DIR", str(home / "data"))
-        for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "WAYPOST_RUNS_DIR", "WAYPOST_MODEL"):
-            mp.delenv(var, raising=False)
+        isolate_home(mp, home)
         runs = home / "runs"
         out, err = io.StringIO(), io.StringIO()
         with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):  # capsys is per test

@@ -7,18 +7,11 @@ import asyncio
 import pytest
 
 from browser.deadline import MIN_CALL_S, BrowserUnresponsive, Deadlines
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.support.virtual_time import ManualClock
 
 
 def test_the_wall_shortens_calls_and_never_below_the_minimum() -> None:
-    clock = Clock()
+    clock = ManualClock(100.0)
     deadlines = Deadlines(call_s=20.0, clock=clock)
     assert deadlines.seconds() == 20.0
     deadlines.wall = clock.now + 4.0

@@ -28,6 +28,8 @@ from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import TracebackType
 
+from tests.support.http_reply import send_reply
+
 _FORM = b"""<!doctype html><html><head><title>Fault form</title></head><body>
 <h1>Contact</h1>
 <form method="post" action="/submit">
@@ -149,13 +151,7 @@ def _make_handler(site: FaultSite) -> type[BaseHTTPRequestHandler]:
             return
 
         def _send(self, status: int, body: bytes, headers: dict[str, str] | None = None) -> None:
-            self.send_response(status)
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(body)))
-            for key, value in (headers or {}).items():
-                self.send_header(key, value)
-            self.end_headers()
-            self.wfile.write(body)
+            send_reply(self, body, status=status, headers=headers)
 
         def do_GET(self) -> None:
             path = self.path.split("?", 1)[0]

@@ -19,6 +19,8 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from tests.support.http_reply import JSON, send_reply
+
 
 @dataclass
 class Reply:
@@ -198,13 +200,7 @@ def _handler_for(server: ScriptedLLMServer) -> type[BaseHTTPRequestHandler]:
         def _send(self, status: int, payload: str, headers: dict[str, str] | None = None) -> None:
             data = payload.encode()
             try:
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(data)))
-                for key, value in (headers or {}).items():
-                    self.send_header(key, value)
-                self.end_headers()
-                self.wfile.write(data)
+                send_reply(self, data, status=status, content_type=JSON, headers=headers)
             except (BrokenPipeError, ConnectionResetError):
                 self.close_connection = True  # the client gave up (a timeout test): nothing to answer
 

@@ -23,6 +23,8 @@ from pathlib import Path
 from types import TracebackType
 from urllib.parse import parse_qs, urlsplit
 
+from tests.support.http_reply import send_reply
+
 SITE_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "site"
 
 
@@ -124,14 +126,7 @@ def _make_handler(site: FixtureSite) -> type[BaseHTTPRequestHandler]:
         def _send(
             self, body: bytes, ctype: str = "text/html; charset=utf-8", extra: dict[str, str] | None = None
         ) -> None:
-            self.send_response(HTTPStatus.OK)
-            self.send_header("Content-Type", ctype)
-            self.send_header("Content-Length", str(len(body)))
-            self.send_header("Cache-Control", "no-store")
-            for key, value in (extra or {}).items():
-                self.send_header(key, value)
-            self.end_headers()
-            self.wfile.write(body)
+            send_reply(self, body, content_type=ctype, headers={"Cache-Control": "no-store", **(extra or {})})
 
         def do_GET(self) -> None:
             parts = urlsplit(self.path)

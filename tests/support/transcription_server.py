@@ -16,6 +16,7 @@ from email.policy import HTTP
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
+from tests.support.http_reply import JSON, send_reply
 from voice.audio import clip_from_wav_bytes
 from voice.offline import PocketsphinxEngine
 
@@ -94,11 +95,6 @@ def _handler_for(server: TranscriptionServer) -> type[BaseHTTPRequestHandler]:
                 status, payload = 404, {"error": {"message": f"no route {self.path}"}}
             else:
                 status, payload = server.answer(self.headers.get("Content-Type", ""), body)
-            data = json.dumps(payload).encode()
-            self.send_response(status)
-            self.send_header("Content-Type", "application/json")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+            send_reply(self, json.dumps(payload).encode(), status=status, content_type=JSON)
 
     return Handler

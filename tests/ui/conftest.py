@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import time
 from collections.abc import AsyncIterator, Callable, Iterator, Mapping
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
 from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QUrl, SignalInstance
@@ -28,6 +29,9 @@ from ui.controller import RunController
 from ui.event_loop import new_event_loop
 from ui.main_window import MainWindow
 from ui.secret_vault import SecretVault
+
+if TYPE_CHECKING:
+    from app.demo.server import DemoSite
 
 
 def _qasync_loop() -> asyncio.AbstractEventLoop:
@@ -47,7 +51,7 @@ def pytest_asyncio_loop_factories(
 class Core:
     """A real AgentCore on fake tools, a real SQLite store and a runs folder under tmp_path."""
 
-    def __init__(self, tmp_path: Path, **overrides: FakeTool) -> None:
+    def __init__(self, tmp_path: Path, clock: Callable[[], float], **overrides: FakeTool) -> None:
         self.tools = fake_toolbox(**overrides)
         self.store = CheckpointStore(tmp_path / "db.sqlite3")
         self.core = AgentCore(
@@ -55,6 +59,7 @@ class Core:
             tools=self.tools,
             runs_dir=tmp_path / "runs",
             rate_overrides={k: (1e9, 10**6) for k in self.tools},
+            clock=clock,
         )
 
 
@@ -62,8 +67,8 @@ class Core:
 def make_core(tmp_path: Path) -> Iterator[Callable[..., AgentCore]]:
     made: list[Core] = []
 
-    def build(**overrides: FakeTool) -> AgentCore:
-        made.append(Core(tmp_path, **overrides))
+    def build(*, clock: Callable[[], float] = time.monotonic, **overrides: FakeTool) -> AgentCore:
+        made.append(Core(tmp_path, clock, **overrides))
         return made[-1].core
 
     yield build
@@ -74,6 +79,36 @@ def make_core(tmp_path: Path) -> Iterator[Callable[..., AgentCore]]:
 @pytest.fixture
 def core(make_core: Callable[..., AgentCore]) -> AgentCore:
     return make_core()
+
+
+@pytest.fixture(scope="module")
+def demo_site() -> Iterator[DemoSite]:
+    """The bundled demo site, one per module (imported here only when a test asks for it)."""
+    from app.demo.server import DemoSite
+
+    with DemoSite(port=None) as site:
+        yield site
+
+
+@pytest.fixture
+def demo_core(demo_site: DemoSite, tmp_path: Path) -> Iterator[AgentCore]:
+    """The real core as the app wires it (rule planner, real Chromium), searching the demo site."""
+    from app.settings import Settings
+    from app.wiring import build_core
+
+    core = build_core(
+        Settings(runs_dir=tmp_path / "runs", search_url=demo_site.search_template, planner="rules")
+    )
+    yield core
+    core.store.close()
+
+
+def prefill_task(site: DemoSite) -> str:
+    """The demo's flow B task (prefill the signup form, never send it) on `site`."""
+    from app.demo.flows import FLOWS
+
+    (flow,) = [f for f in FLOWS if f.mode == "B"]
+    return flow.task(site.base_url)
 
 
 def make_plan(mode: str, steps: list[dict[str, Any]], **extra: Any) -> ExecutionPlan:

@@ -3,18 +3,22 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 
 from pytestqt.qtbot import QtBot
 
 from executor.models import RunStatus
 from executor.service import AgentCore
 from planner.models import Budget
+from tests.support.virtual_time import JumpClock
 from tests.ui.conftest import next_emit, open_window, research_then_act
 
 
 async def test_time_at_the_gate_is_not_charged_and_the_budget_view_says_so(
-    qtbot: QtBot, core: AgentCore
+    qtbot: QtBot, make_core: Callable[..., AgentCore]
 ) -> None:
+    clock = JumpClock()
+    core = make_core(clock=clock)
     plan = research_then_act()
     plan = plan.model_copy(update={"budget": Budget(**{**plan.budget.model_dump(), "max_time_ms": 1500})})
     async with open_window(core) as window:
@@ -22,7 +26,7 @@ async def test_time_at_the_gate_is_not_charged_and_the_budget_view_says_so(
         finished = next_emit(window.controller.run_finished)
         window.controller.run_plan(plan, safe_mode=True)
         await asyncio.wait_for(asked, 10)
-        await asyncio.sleep(2.0)  # the person reads the question: longer than the whole budget
+        clock.advance(2.0)  # the person reads the question: longer than the whole budget
         assert window.gate_dialog is not None
         window.gate_dialog.approve_button.click()
         (bundle,) = await asyncio.wait_for(finished, 10)

@@ -8,7 +8,6 @@ answer.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -16,31 +15,13 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from app.demo.server import DemoSite
-from app.settings import Settings
-from app.wiring import build_core
 from executor.gate_preview import read_gate_preview
 from executor.models import RunStatus
 from executor.service import AgentCore
-from tests.ui.conftest import next_emit, open_window
-from tests.ui.test_real_browser import prefill_task
+from tests.ui.conftest import next_emit, open_window, prefill_task
 from ui.main_window import MainWindow
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def demo_site() -> Iterator[DemoSite]:
-    with DemoSite(port=None) as site:
-        yield site
-
-
-@pytest.fixture
-def real_core(demo_site: DemoSite, tmp_path: Path) -> Iterator[AgentCore]:
-    core = build_core(
-        Settings(runs_dir=tmp_path / "runs", search_url=demo_site.search_template, planner="rules")
-    )
-    yield core
-    core.store.close()
 
 
 async def run_to_gate_and_approve(window: MainWindow, task: str) -> tuple[str, RunStatus]:
@@ -65,9 +46,9 @@ async def run_to_gate_and_approve(window: MainWindow, task: str) -> tuple[str, R
 
 
 async def test_second_runs_gate_never_shows_the_first_runs_filled_form(
-    qtbot: QtBot, real_core: AgentCore, demo_site: DemoSite
+    qtbot: QtBot, demo_core: AgentCore, demo_site: DemoSite
 ) -> None:
-    async with open_window(real_core) as window:
+    async with open_window(demo_core) as window:
         first, status = await run_to_gate_and_approve(window, prefill_task(demo_site))
         assert status is RunStatus.SUCCESS
         assert window.live_view.latest_screenshot  # the first run's filled form is on the Live view

@@ -3,45 +3,20 @@
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 
-from app.demo.flows import FLOWS
 from app.demo.server import DemoSite
-from app.settings import Settings
-from app.wiring import build_core
 from executor.events import ActionPerformed
 from executor.models import RunStatus
 from executor.service import AgentCore
 from receipts.layout import RunFolder
 from receipts.models import ActionRecord
 from receipts.report import read_records
-from tests.ui.conftest import next_emit
+from tests.ui.conftest import next_emit, prefill_task
 from ui.controller import RunController
 
 pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(scope="module")
-def demo_site() -> Iterator[DemoSite]:
-    with DemoSite(port=None) as site:
-        yield site
-
-
-@pytest.fixture
-def real_core(demo_site: DemoSite, tmp_path: Path) -> Iterator[AgentCore]:
-    core = build_core(
-        Settings(runs_dir=tmp_path / "runs", search_url=demo_site.search_template, planner="rules")
-    )
-    yield core
-    core.store.close()
-
-
-def prefill_task(site: DemoSite) -> str:
-    (flow,) = [f for f in FLOWS if f.mode == "B"]
-    return flow.task(site.base_url)
 
 
 def fills(core: AgentCore, run_id: str) -> list[str]:
@@ -50,9 +25,9 @@ def fills(core: AgentCore, run_id: str) -> list[str]:
 
 
 async def test_approving_prefills_the_form_and_submits_nothing(
-    real_core: AgentCore, demo_site: DemoSite
+    demo_core: AgentCore, demo_site: DemoSite
 ) -> None:
-    controller = RunController(real_core)
+    controller = RunController(demo_core)
     shots: list[ActionPerformed] = []
     controller.action_performed.connect(shots.append)
     asked = next_emit(controller.gate_requested)
@@ -64,13 +39,13 @@ async def test_approving_prefills_the_form_and_submits_nothing(
     (bundle,) = await asyncio.wait_for(finished, 120)
     await controller.wait_idle()
     assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
-    assert fills(real_core, bundle.run_id) == ["Alice Nguyen", "alice@example.com", "Acme"]
+    assert fills(demo_core, bundle.run_id) == ["Alice Nguyen", "alice@example.com", "Acme"]
     assert any(e.screenshot_path for e in shots)  # the live view gets real page pictures
     assert demo_site.posts("/signup") == 0
 
 
-async def test_denying_touches_nothing(real_core: AgentCore, demo_site: DemoSite) -> None:
-    controller = RunController(real_core)
+async def test_denying_touches_nothing(demo_core: AgentCore, demo_site: DemoSite) -> None:
+    controller = RunController(demo_core)
     asked = next_emit(controller.gate_requested)
     finished = next_emit(controller.run_finished)
     controller.plan_and_run(prefill_task(demo_site), planner="rules")
@@ -79,29 +54,29 @@ async def test_denying_touches_nothing(real_core: AgentCore, demo_site: DemoSite
     (bundle,) = await asyncio.wait_for(finished, 60)
     await controller.wait_idle()
     assert bundle.run_status is RunStatus.BLOCKED_POLICY
-    assert fills(real_core, bundle.run_id) == []
+    assert fills(demo_core, bundle.run_id) == []
 
 
 async def test_closing_at_the_gate_leaves_a_run_that_resumes(
-    real_core: AgentCore, demo_site: DemoSite
+    demo_core: AgentCore, demo_site: DemoSite
 ) -> None:
-    controller = RunController(real_core)
+    controller = RunController(demo_core)
     asked = next_emit(controller.gate_requested)
     controller.plan_and_run(prefill_task(demo_site), planner="rules")
     (request,) = await asyncio.wait_for(asked, 60)
     await asyncio.wait_for(controller.aclose(), 30)
-    (summary,) = real_core.history()
+    (summary,) = demo_core.history()
     assert (summary.run_id, summary.status) == (request.run_id, "NEEDS_CONFIRMATION")
-    bundle = await real_core.resume(request.run_id, approve_pending=True)
+    bundle = await demo_core.resume(request.run_id, approve_pending=True)
     assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
-    assert fills(real_core, bundle.run_id) == ["Alice Nguyen", "alice@example.com", "Acme"]
+    assert fills(demo_core, bundle.run_id) == ["Alice Nguyen", "alice@example.com", "Acme"]
     assert demo_site.posts() == 0
 
 
 async def test_replay_asks_the_same_gate_and_a_deny_refills_nothing(
-    real_core: AgentCore, demo_site: DemoSite
+    demo_core: AgentCore, demo_site: DemoSite
 ) -> None:
-    controller = RunController(real_core)
+    controller = RunController(demo_core)
     asked = next_emit(controller.gate_requested)
     finished = next_emit(controller.run_finished)
     controller.plan_and_run(prefill_task(demo_site), planner="rules")
@@ -109,7 +84,7 @@ async def test_replay_asks_the_same_gate_and_a_deny_refills_nothing(
     controller.approve()
     (bundle,) = await asyncio.wait_for(finished, 120)
     await controller.wait_idle()
-    assert fills(real_core, bundle.run_id) == ["Alice Nguyen", "alice@example.com", "Acme"]
+    assert fills(demo_core, bundle.run_id) == ["Alice Nguyen", "alice@example.com", "Acme"]
     asked = next_emit(controller.gate_requested)
     replayed = next_emit(controller.replay_finished)
     controller.replay_run(bundle.run_id)
@@ -119,6 +94,6 @@ async def test_replay_asks_the_same_gate_and_a_deny_refills_nothing(
     controller.deny()
     (report,) = await asyncio.wait_for(replayed, 120)
     await controller.wait_idle()
-    assert fills(real_core, report.replay_run) == []
+    assert fills(demo_core, report.replay_run) == []
     assert any(step.note == "declined at the gate in this replay" for step in report.steps)
     assert demo_site.posts("/signup") == 0

@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import asyncio
+import os
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, QSize
+from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
+from app.gui import window_state
 from executor.service import AgentCore
 from tests.ui.conftest import DEFAULT_SETTINGS, next_emit, open_window
 from ui.controller import RunController
@@ -62,3 +65,11 @@ def test_minimum_width_is_800_and_geometry_is_remembered(
     qtbot.addWidget(again)
     assert again.size() == QSize(800, 650)
     assert again.size() != default_size(again.screen().availableGeometry().size())
+
+
+def test_the_saved_geometry_stays_out_of_the_persons_config(qapp: QApplication) -> None:
+    """The real window saves its geometry when it closes; under tests that lands in the suite's
+    temporary config folder (tests/conftest.py), never in ~/.config."""
+    path = Path(window_state().fileName())
+    assert not path.is_relative_to(Path.home() / ".config"), path
+    assert path.is_relative_to(os.environ["XDG_CONFIG_HOME"]), path

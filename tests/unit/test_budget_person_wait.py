@@ -13,18 +13,11 @@ from executor.budget import BudgetEnforcer
 from executor.models import BudgetStateV1
 from executor.run_resources import RunResources
 from planner.models import Budget
-
-
-class Clock:
-    def __init__(self) -> None:
-        self.now = 100.0
-
-    def __call__(self) -> float:
-        return self.now
+from tests.support.virtual_time import ManualClock, pass_time, run_virtual
 
 
 def test_a_persons_wait_is_shown_but_not_charged() -> None:
-    clock = Clock()
+    clock = ManualClock(100.0)
     budget = BudgetEnforcer(Budget(max_time_ms=20_000), clock=clock)
     clock.now += 5
     with budget.person_waiting():
@@ -36,7 +29,7 @@ def test_a_persons_wait_is_shown_but_not_charged() -> None:
 
 
 def test_a_resumed_leg_keeps_the_earlier_wait() -> None:
-    clock = Clock()
+    clock = ManualClock(100.0)
     prior = BudgetStateV1(time_ms_used=4_000, person_wait_ms=10_000)
     budget = BudgetEnforcer(Budget(max_time_ms=20_000), prior, clock=clock)
     with budget.person_waiting():
@@ -44,26 +37,36 @@ def test_a_resumed_leg_keeps_the_earlier_wait() -> None:
     assert (budget.elapsed_ms(), budget.person_wait_ms()) == (4_000, 13_000)
 
 
-async def test_a_wait_inside_a_step_moves_the_steps_deadline() -> None:
+def test_a_wait_inside_a_step_moves_the_steps_deadline() -> None:
     """An action gate asked inside a step: the step may outlive its deadline by the person's wait."""
-    budget = BudgetEnforcer(Budget(max_time_ms=1000))
-    async with budget.step_timeout():
-        with budget.person_waiting():
-            await asyncio.sleep(1.5)  # the person thinking (the scenario itself, not a synchronisation)
-        await asyncio.sleep(0.05)  # the agent's own work after the answer
-    assert budget.exceeded() is None
-    with pytest.raises(TimeoutError):
+
+    async def scenario() -> float:
+        loop = asyncio.get_running_loop()
+        budget = BudgetEnforcer(Budget(max_time_ms=1000), clock=loop.time)
         async with budget.step_timeout():
-            await asyncio.sleep(1.5)  # the agent's own time still runs out
+            with budget.person_waiting():
+                await pass_time(1.5)  # the person thinking: longer than the whole budget
+            await pass_time(0.05)  # the agent's own work after the answer
+        assert budget.exceeded() is None
+        with pytest.raises(TimeoutError):
+            async with budget.step_timeout():
+                await pass_time(1.5)  # the agent's own time still runs out
+        return loop.time()
+
+    # Timed out when the agent's own 1 s was spent: 1.5 s of thinking and 1 s of work.
+    assert run_virtual(scenario) == pytest.approx(2.5)
 
 
-async def test_a_wait_between_steps_touches_no_finished_deadline() -> None:
-    budget = BudgetEnforcer(Budget(max_time_ms=5_000))
-    async with budget.step_timeout():
-        pass
-    with budget.person_waiting():  # a step's gate, asked after the previous step ended
-        await asyncio.sleep(0)
-    assert budget.exceeded() is None
+def test_a_wait_between_steps_touches_no_finished_deadline() -> None:
+    async def scenario() -> str | None:
+        budget = BudgetEnforcer(Budget(max_time_ms=5_000), clock=asyncio.get_running_loop().time)
+        async with budget.step_timeout():
+            pass
+        with budget.person_waiting():  # a step's gate, asked after the previous step ended
+            await pass_time(10)
+        return budget.exceeded()
+
+    assert run_virtual(scenario) is None
 
 
 async def test_the_browsers_wall_moves_by_a_persons_wait(tmp_path: Path) -> None:
@@ -78,7 +81,7 @@ async def test_the_browsers_wall_moves_by_a_persons_wait(tmp_path: Path) -> None
     async def launch(_: RunResources) -> BrowserDriver:
         return cast(BrowserDriver, WallDriver())
 
-    clock = Clock()
+    clock = ManualClock(100.0)
     budget = BudgetEnforcer(Budget(max_time_ms=20_000), clock=clock)
     resources = RunResources(run_id="run_wall", run_dir=tmp_path, driver_factory=launch)
     resources.set_wall(clock.now + budget.remaining_s())

@@ -55,6 +55,7 @@ OWN_DATA = {
     "voice/offline.py": "the recogniser's fixed vocabulary",
     "common/scrubbed_sqlite.py": "the scrubbing connection itself",
     "receipts/layout.py": "records the recorder redacted (receipts/redaction.Redactor)",
+    "receipts/chain_file.py": "record lines and files the recorder redacted (receipts/redaction.Redactor)",
     "receipts/resume.py": "a newline closing a torn record",
     "receipts/keys.py": "the install's signing key, owner-only",
 }

@@ -21,21 +21,11 @@ from executor.observability import bind_log_context, configure_json_logging, log
 from executor.rate_limit import RateLimitShield, TokenBucket
 from executor.retry import RetryBackoffManager, RetryPolicy, is_retryable
 from planner.models import Budget
-
-
-class FakeClock:
-    def __init__(self) -> None:
-        self.now = 0.0
-
-    def __call__(self) -> float:
-        return self.now
-
-    async def sleep(self, seconds: float) -> None:
-        self.now += seconds
+from tests.support.virtual_time import ManualClock
 
 
 def test_token_bucket_allows_burst_then_paces() -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     bucket = TokenBucket(rate_per_s=2.0, burst=3, clock=clock)
     assert [bucket.try_acquire() for _ in range(3)] == [0.0, 0.0, 0.0]
     assert bucket.try_acquire() == pytest.approx(0.5)
@@ -46,7 +36,7 @@ def test_token_bucket_allows_burst_then_paces() -> None:
 
 
 async def test_shield_paces_per_key_and_keys_are_independent() -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     shield = RateLimitShield("low", clock=clock, sleep=clock.sleep)  # 1/s, burst 2
     waits = [await shield.acquire("search") for _ in range(4)]
     assert waits == [0.0, 0.0, pytest.approx(1.0), pytest.approx(1.0)]
@@ -55,7 +45,7 @@ async def test_shield_paces_per_key_and_keys_are_independent() -> None:
 
 
 async def test_shield_refuses_a_wait_over_the_hard_limit() -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     shield = RateLimitShield(
         "med", overrides={"slow": (0.01, 1)}, max_wait_s=5, clock=clock, sleep=clock.sleep
     )
@@ -81,7 +71,7 @@ def test_retry_classification_and_backoff_bounds() -> None:
 
 
 def test_budget_counts_and_refuses() -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     budget = BudgetEnforcer(Budget(max_tool_calls=2, max_time_ms=1000, max_tokens=10), clock=clock)
     budget.charge_call()
     budget.charge_call()
@@ -97,7 +87,7 @@ def test_budget_counts_and_refuses() -> None:
 
 
 def test_budget_time_carries_over_a_resume() -> None:
-    clock = FakeClock()
+    clock = ManualClock()
     first = BudgetEnforcer(Budget(max_time_ms=1000), clock=clock)
     clock.now += 0.7
     second = BudgetEnforcer(Budget(max_time_ms=1000), first.state(), clock=clock)

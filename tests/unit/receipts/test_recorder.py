@@ -221,7 +221,7 @@ async def test_a_failed_background_fsync_is_raised_by_the_next_call(
     def failing_fsync(fd: int) -> None:
         raise OSError(5, "Input/output error")
 
-    monkeypatch.setattr("receipts.recorder.os.fsync", failing_fsync)
+    monkeypatch.setattr("receipts.chain_file.os.fsync", failing_fsync)
     await rec.record_note("written, never on disk")  # its fsync runs behind the call, and fails
     with pytest.raises(OSError, match="Input/output"):
         await rec.record_note("not written after a failed fsync")
