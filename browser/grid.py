@@ -110,6 +110,10 @@ class GridDriver(PlaywrightDriver):
         self._grid = grid
         self._where = where
 
+    @property
+    def browser(self) -> Browser:
+        return self._remote
+
     async def close(self) -> None:
         clean = False
         try:
