@@ -9,11 +9,13 @@ import asyncio
 import json
 import math
 import sys
+import time
 from pathlib import Path
 
 from app import cli_batch_args as batch_args
 from app.settings import Settings
 from app.wiring import build_core, launch_options
+from batch.confirm import OneAtATime
 from batch.journal import BatchJournal, BatchJournalError
 from batch.junit import write_junit
 from batch.pool import EndpointPool
@@ -21,6 +23,7 @@ from batch.progress import BatchProgress
 from batch.resources import endpoint_resources
 from batch.results import BatchSummary
 from batch.runner import BatchOptions, BatchRunner
+from batch.stopped import EXIT_INTERRUPTED, stopped_document, stopped_sentence
 from batch.suite import SuiteError, read_suite
 from browser.grid import EndpointError, GridClient, check_endpoints
 from common.secrecy import scrub
@@ -28,7 +31,6 @@ from executor.models import ApprovalPolicy
 from receipts.keys import install_key
 
 EXIT_BAD_INPUT = 2
-EXIT_INTERRUPTED = 130
 
 # The parser lives apart so `waypost plan` can build it without loading the batch machinery.
 add_parser = batch_args.add_parser
@@ -57,6 +59,15 @@ async def _new_journal(args: argparse.Namespace, settings: Settings, runs_dir: P
         approve=ApprovalPolicy(args.approve) if args.approve else settings.approve,
         junit=str(args.junit.resolve()) if args.junit else None,
     )
+
+
+def _asker(policy: ApprovalPolicy) -> OneAtATime | None:
+    """`ask` prompts only where a person can answer; with no terminal a gated case pauses."""
+    if policy is not ApprovalPolicy.ASK or not sys.stdin.isatty():
+        return None
+    from app.terminal_confirm import TerminalConfirm
+
+    return OneAtATime(TerminalConfirm(), lambda line: print(scrub(line), file=sys.stderr, flush=True))
 
 
 def _human(summary: BatchSummary, journal: BatchJournal, junit: Path | None) -> str:
@@ -90,20 +101,31 @@ async def cmd_batch(args: argparse.Namespace, settings: Settings) -> int:
     done = len(journal.state().ended)
     progress = None if args.json else BatchProgress(len(journal.cases), done)
     options = BatchOptions(
-        workers=spec.workers, approve=spec.approve, safe_mode=settings.safe_mode, planner=settings.planner
+        workers=spec.workers,
+        approve=spec.approve,
+        safe_mode=settings.safe_mode,
+        planner=settings.planner,
+        asker=_asker(spec.approve),
     )
     runner = BatchRunner(core, journal, EndpointPool(spec.endpoints, spec.per_endpoint), options, progress)
+    stop = getattr(args, "stop", None)
+    began = time.monotonic()
+
+    def report_stop(signal_name: str, as_json: bool) -> int:
+        document = stopped_document(journal, signal_name, time.monotonic() - began)
+        print(scrub(stopped_sentence(document)), file=sys.stderr, flush=True)
+        if as_json:
+            print(scrub(json.dumps(document, indent=2, ensure_ascii=False)), flush=True)
+        return EXIT_INTERRUPTED
+
+    if stop is not None:
+        stop.reporter = report_stop  # also what the watchdog prints if the runs take too long to stop
     try:
         async with GridClient() as grid:
             core.resources = endpoint_resources(grid, launch_options(settings), install_key())
             summary = await runner.run()
     except asyncio.CancelledError:
-        print(
-            f"waypost: batch {spec.batch_id} stopped; cases that ended are kept. "
-            f"Continue it with: waypost batch --resume {spec.batch_id}",
-            file=sys.stderr,
-        )
-        return EXIT_INTERRUPTED
+        return stop.report(args.json) if stop is not None else report_stop("SIGINT", args.json)
     junit = args.junit or (Path(spec.junit) if spec.junit else None)
     if junit is not None:
         write_junit(summary, junit)

@@ -14,8 +14,8 @@ import os
 import signal
 import sys
 import threading
-from collections.abc import Iterator
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 
 EXIT_INTERRUPTED = 130
 GRACE_S = 15.0  # how long a stopped run may take to checkpoint and close its browser
@@ -28,8 +28,12 @@ class Stop:
     signal_name: str = "SIGINT"
     run_id: str | None = None
     as_json: bool = False
+    #: A command that reports its own stop (a batch: what ended, what is left); gets the signal's
+    #: name and whether to print JSON, prints, and returns the exit code.
+    reporter: Callable[[str, bool], int] | None = None
     _watchdog: threading.Timer | None = None
     _reported: bool = False
+    _once: threading.Lock = field(default_factory=threading.Lock)
 
     @contextlib.contextmanager
     def watch(self) -> Iterator[None]:
@@ -70,9 +74,12 @@ class Stop:
 
     def report(self, as_json: bool) -> int:
         """Says what happened and how to continue (once); the exit code of an interrupted command."""
-        if self._reported:
-            return EXIT_INTERRUPTED
-        self._reported = True
+        with self._once:  # the watchdog's thread and the command may both get here
+            if self._reported:
+                return EXIT_INTERRUPTED
+            self._reported = True
+        if self.reporter is not None:
+            return self.reporter(self.signal_name, as_json)
         if self.run_id is None:
             sentence = f"waypost: stopped by {self.signal_name} before any run started; nothing to resume"
         else:

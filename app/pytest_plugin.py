@@ -15,12 +15,18 @@ import asyncio
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypedDict, Unpack
 
 import pytest
 
 if TYPE_CHECKING:
     from executor.models import RunBundleV1
+
+
+class RunOptions(TypedDict, total=False):
+    url: str | None
+    approve: str
+    plan: Path | None
 
 
 @dataclass(frozen=True)
@@ -44,32 +50,20 @@ class Waypost:
         self.runs_dir = runs_dir
         self.outcomes: list[RunOutcome] = []
 
-    def run(
-        self,
-        task: str | None = None,
-        *,
-        url: str | None = None,
-        approve: str = "all",
-        plan: Path | None = None,
-    ) -> RunOutcome:
-        """One run to its end, from synchronous test code."""
-        return asyncio.run(self.arun(task, url=url, approve=approve, plan=plan))
+    def run(self, task: str | None = None, **options: Unpack[RunOptions]) -> RunOutcome:
+        """One run to its end, from synchronous test code (options as `arun`)."""
+        return asyncio.run(self.arun(task, **options))
 
-    async def arun(
-        self,
-        task: str | None = None,
-        *,
-        url: str | None = None,
-        approve: str = "all",
-        plan: Path | None = None,
-    ) -> RunOutcome:
-        """One run to its end, from an async test."""
+    async def arun(self, task: str | None = None, **options: Unpack[RunOptions]) -> RunOutcome:
+        """One run to its end, from an async test: `task` (with an optional start `url`) or a `plan`
+        file that `waypost plan --json` wrote; gates follow `approve` (default "all")."""
         from app.settings import load_settings
         from app.wiring import build_core
         from executor.models import ApprovalPolicy
         from planner.models import ExecutionPlan
         from receipts.report import export_report
 
+        url, approve, plan = options.get("url"), options.get("approve", "all"), options.get("plan")
         if (task is None) == (plan is None):
             raise ValueError("give a task or a plan file (exactly one)")
         settings = load_settings(overrides={"runs_dir": self.runs_dir, "approve": approve})

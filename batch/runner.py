@@ -13,6 +13,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Literal
 
+from batch.confirm import CaseConfirm, OneAtATime
 from batch.index_page import write_index
 from batch.journal import BatchJournal
 from batch.pool import EndpointPool, NoEndpointLeft, Slot
@@ -65,6 +66,8 @@ class BatchOptions:
     approve: ApprovalPolicy
     safe_mode: bool = True
     planner: PlannerChoice = "auto"
+    #: With `ask`: the person at the terminal, asked one case at a time. None: a gated case pauses.
+    asker: OneAtATime | None = None
 
 
 class BatchRunner:
@@ -178,7 +181,7 @@ class BatchRunner:
                 run_id=run_id,
                 safe_mode=self.options.safe_mode,
                 approval_policy=self.options.approve,
-                confirm=None,  # `ask` pauses the case (NEEDS_CONFIRMATION); the others go on
+                confirm=self._confirm(case),
             )
         finally:
             ENDPOINT.reset(token)
@@ -194,9 +197,17 @@ class BatchRunner:
                 approve_pending=answers.get(self.options.approve),
                 safe_mode=self.options.safe_mode,
                 approval_policy=self.options.approve,
+                confirm=self._confirm(case),
             )
         except UnknownRun:
             return None
+
+    def _confirm(self, case: SuiteCase) -> CaseConfirm | None:
+        """Who answers the case's gates under `ask`: the person (one case at a time), or nobody,
+        and the case pauses with NEEDS_CONFIRMATION while the others go on."""
+        if self.options.approve is not ApprovalPolicy.ASK or self.options.asker is None:
+            return None
+        return self.options.asker.for_case(case.name)
 
     async def _endpoint_died(self, slot: Slot, bundle: RunBundleV1) -> bool:
         if slot.url is None or bundle.run_status is not RunStatus.FAILED:

@@ -2,9 +2,10 @@
 page answers after a 1.5 s delay), against one and two local Playwright servers (run-server on
 127.0.0.1, browsers from the system Chromium), and the waypost process's memory per concurrent run.
 
-Run: .venv/bin/python -m benchmarks.batch [--cases 8] [--repeat 3] [--delay 1.5]
-Figures, not pass/fail: medians over the repeats. Memory is this process's resident set (browsers
-excluded; the one Playwright client driver the batch shares is a child process, printed apart).
+Run: .venv/bin/python -m benchmarks.batch [--cases 8] [--repeat 3] [--delay 1.5] [--browser-per-run]
+Figures, not pass/fail: medians over the rounds (each round measures every configuration once).
+Memory is this process's resident set (browsers excluded; the one Playwright client driver the
+batch shares is a child process, printed apart).
 """
 
 from __future__ import annotations
@@ -110,37 +111,63 @@ async def one_batch(
     return seconds, peak
 
 
+Key = tuple[str, int]  # (grid, workers)
+
+
+def print_table(
+    args: argparse.Namespace, times: dict[Key, list[float]], peaks: dict[Key, list[Peak]], baseline: int
+) -> None:
+    header = f"{'grid':<28} {'workers':>7} {'cases/min':>10} {'seconds':>8} {'range':>11}"
+    print(f"{header}  {'own MB/run':>10}")
+    rates = {key: args.cases / statistics.median(spent) * 60 for key, spent in times.items()}
+    for (name, workers), spent in times.items():
+        runs = peaks[(name, workers)]
+        concurrent = max(p.concurrent for p in runs) or 1
+        own = statistics.median((p.own - baseline) / concurrent / MB for p in runs)
+        drivers = statistics.median(p.drivers / MB for p in runs)
+        spread = f"{min(spent):.1f}-{max(spent):.1f}"
+        median = statistics.median(spent)
+        print(
+            f"{name:<28} {workers:>7} {rates[(name, workers)]:>10.1f} {median:>8.1f} {spread:>11}  "
+            f"{own:>10.1f}   ({concurrent} at once; shared Playwright client {drivers:.0f} MB)"
+        )
+    for name in dict.fromkeys(name for name, _ in times):
+        print(f"{name}: 4 workers are {rates[(name, 4)] / rates[(name, 1)]:.2f}x the speed of 1")
+
+
 async def measure(args: argparse.Namespace) -> None:
+    """Every configuration once per round, and the rounds repeated: a load that drifts on a shared
+    machine then slows every configuration alike, not whichever grid happened to be measured last."""
     with tempfile.TemporaryDirectory(prefix="waypost-bench-batch-") as tmp:
         registry = browser_registry(Path(tmp) / "browsers")
         with FixtureSite() as site, PlaywrightServer(registry) as one, PlaywrightServer(registry) as two:
-            await one_batch(Path(tmp) / "runs", site, [one.endpoint], 1, 1, 0)  # imports, first launch
+            for server in (one, two):  # imports, and each server's first launch
+                await one_batch(Path(tmp) / "runs", site, [server.endpoint], 1, 1, 0)
             baseline = rss()
-            grids = {"one server": [one.endpoint], "two servers": [one.endpoint, two.endpoint]}
-            rates: dict[tuple[str, int], float] = {}
-            print(f"{args.cases} cases per batch, pages delayed {args.delay} s, median of {args.repeat}")
-            print(f"{'grid':<12} {'workers':>7} {'cases/min':>10} {'seconds':>8}  {'own MB/run':>10}")
-            for name, endpoints in grids.items():
-                for workers in WORKERS:
-                    times, peaks = [], []
-                    for _ in range(args.repeat):
+            kept = GridClient.RUNS_PER_BROWSER
+            grids = {
+                "one server": ([one.endpoint], kept),
+                "two servers": ([one.endpoint, two.endpoint], kept),
+            }
+            if args.browser_per_run:  # what batches did before a browser served its endpoint's next run
+                grids["one server, browser per run"] = ([one.endpoint], 1)
+            times: dict[Key, list[float]] = {}
+            peaks: dict[Key, list[Peak]] = {}
+            load = os.getloadavg()[0]
+            for _ in range(args.repeat):
+                for name, (endpoints, runs_per_browser) in grids.items():
+                    GridClient.RUNS_PER_BROWSER = runs_per_browser
+                    for workers in WORKERS:
                         seconds, peak = await one_batch(
                             Path(tmp) / "runs", site, endpoints, workers, args.cases, args.delay
                         )
-                        times.append(seconds)
-                        peaks.append(peak)
-                    median = statistics.median(times)
-                    rates[(name, workers)] = args.cases / median * 60
-                    concurrent = max(p.concurrent for p in peaks) or 1
-                    own = statistics.median((p.own - baseline) / concurrent / MB for p in peaks)
-                    drivers = statistics.median(p.drivers / MB for p in peaks)
-                    print(
-                        f"{name:<12} {workers:>7} {rates[(name, workers)]:>10.1f} {median:>8.1f}  "
-                        f"{own:>10.1f}   ({concurrent} at once; shared Playwright client {drivers:.0f} MB)"
-                    )
-            for name in grids:
-                ratio = rates[(name, 4)] / rates[(name, 1)]
-                print(f"{name}: 4 workers are {ratio:.2f}x the speed of 1")
+                        times.setdefault((name, workers), []).append(seconds)
+                        peaks.setdefault((name, workers), []).append(peak)
+            print(
+                f"{args.cases} cases per batch, pages delayed {args.delay} s, median of {args.repeat} rounds"
+            )
+            print(f"load average (1 min): {load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
+            print_table(args, times, peaks, baseline)
             print(f"waypost process baseline {baseline / MB:.0f} MB")
 
 
@@ -149,6 +176,11 @@ def main() -> None:
     parser.add_argument("--cases", type=int, default=8)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--delay", type=float, default=1.5)
+    parser.add_argument(
+        "--browser-per-run",
+        action="store_true",
+        help="also measure one server with a browser launched per run",
+    )
     logging.disable(logging.WARNING)  # runs' own warnings (a slow final capture) are not figures
     asyncio.run(measure(parser.parse_args()))
 

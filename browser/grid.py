@@ -20,7 +20,7 @@ from playwright.async_api import Browser, Playwright, async_playwright
 from playwright.async_api import Error as BrowserError
 
 from browser.deadline import BrowserLost
-from browser.driver import PlaywrightDriver
+from browser.driver import CLOSE_S, PlaywrightDriver
 from browser.options import BrowserPolicy, LaunchOptions
 from browser.secrets import SecretVault
 
@@ -100,30 +100,59 @@ async def check_endpoints(urls: list[str]) -> None:
 
 
 class GridDriver(PlaywrightDriver):
-    """A run's driver on a remote browser: closing the run closes its connection (and so the
-    browser the server launched for it), not the Playwright client the runs share."""
+    """A run's driver on a remote browser. Closing the run closes its context; the browser goes back
+    to the client for the next run on that endpoint when the context closed cleanly and the browser
+    is still connected, and is closed otherwise (never the Playwright client the runs share)."""
 
-    def __init__(self, driver: PlaywrightDriver, browser: Browser) -> None:
+    def __init__(self, driver: PlaywrightDriver, browser: Browser, grid: GridClient, where: str) -> None:
         super().__init__(driver.session, driver.deadlines)
         self._remote = browser
+        self._grid = grid
+        self._where = where
+
+    @property
+    def browser(self) -> Browser:
+        return self._remote
 
     async def close(self) -> None:
+        clean = False
         try:
-            await super().close()
+            async with asyncio.timeout(CLOSE_S):
+                await self.session.close()
+            clean = self.session.context not in self._remote.contexts
+        except TimeoutError:
+            await self.session.abandon()
         finally:
-            with contextlib.suppress(BrowserError, TimeoutError):
-                async with asyncio.timeout(PROBE_S):
-                    await self._remote.close()
+            if clean and self._remote.is_connected():
+                self._grid.give_back(self._where, self._remote)
+            else:
+                await close_quietly(self._remote)
+
+
+async def close_quietly(browser: Browser) -> None:
+    """Closes a connection (and so the browser a server launched for it) within PROBE_S."""
+    with contextlib.suppress(BrowserError, TimeoutError):
+        async with asyncio.timeout(PROBE_S):
+            await browser.close()
 
 
 class GridClient:
     """One Playwright client shared by many runs (its driver is a process of about 120 MB: one per
-    run would cost more than the runs), started on first use and stopped on exit. Each run still
-    gets a connection of its own, and so a browser and a context of its own."""
+    run would cost more than the runs), started on first use and stopped on exit.
+
+    A run never shares a browser with another run at the same time: it gets a browser of its own
+    (a connection; a Playwright server launches a browser per connection) and a fresh context in
+    it. When the run ends, the browser waits for the next run on the same endpoint, which gets a new
+    context: launching a browser per run cost more than the page work of a run (benchmarks/batch.py).
+    A browser serves at most RUNS_PER_BROWSER runs, then a fresh one is connected."""
+
+    RUNS_PER_BROWSER = 50
 
     def __init__(self) -> None:
         self._pw: Playwright | None = None
         self._lock = asyncio.Lock()
+        self._idle: dict[str, list[Browser]] = {}
+        self._served: dict[int, int] = {}  # id(browser) -> runs it has served
 
     async def __aenter__(self) -> GridClient:
         return self
@@ -131,11 +160,26 @@ class GridClient:
     async def __aexit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
+        idle = [browser for browsers in self._idle.values() for browser in browsers]
+        self._idle.clear()
+        await asyncio.gather(*(close_quietly(browser) for browser in idle))
         if self._pw is not None:
             pw, self._pw = self._pw, None
             await pw.stop()
 
-    async def _browser(self, options: LaunchOptions) -> Browser:
+    def give_back(self, where: str, browser: Browser) -> None:
+        """A browser whose run ended cleanly, ready for the next run on `where`."""
+        self._idle.setdefault(where, []).append(browser)
+
+    def _take_idle(self, where: str) -> Browser | None:
+        idle = self._idle.get(where, [])
+        while idle:
+            browser = idle.pop()
+            if browser.is_connected():
+                return browser
+        return None
+
+    async def _connect(self, options: LaunchOptions) -> Browser:
         async with self._lock:
             if self._pw is None:
                 self._pw = await async_playwright().start()
@@ -145,23 +189,39 @@ class GridClient:
         assert options.ws_endpoint is not None
         return await pw.chromium.connect(options.ws_endpoint, headers=options.ws_headers or None)
 
+    async def _browser(self, options: LaunchOptions, where: str) -> tuple[Browser, bool]:
+        """A browser for one run, and whether it served runs before."""
+        browser = self._take_idle(where)
+        if browser is not None and self._served.get(id(browser), 0) < self.RUNS_PER_BROWSER:
+            return browser, True
+        if browser is not None:
+            self._served.pop(id(browser), None)
+            await close_quietly(browser)
+        return await self._connect(options), False
+
     async def driver(
         self, options: LaunchOptions, *, policy: BrowserPolicy, vault: SecretVault, downloads_dir: Path
     ) -> PlaywrightDriver:
         """A driver on a browser of the endpoint in `options`. An endpoint that cannot be reached is a
-        lost browser (a batch moves the run elsewhere), not a Playwright traceback."""
-        where = options.ws_endpoint or options.cdp_url
-        try:
-            browser = await self._browser(options)
-        except BrowserError as exc:
-            said = exc.message.splitlines()[0] if exc.message else type(exc).__name__
-            raise BrowserLost(f"the browser at {where} could not be reached ({said})") from exc
-        try:
-            base = await PlaywrightDriver.on_browser(
-                browser, policy=policy, secrets=vault, downloads_dir=downloads_dir
-            )
-        except BrowserError as exc:
-            with contextlib.suppress(BrowserError):
-                await browser.close()
-            raise BrowserLost(f"the browser at {where} went away while the run was starting") from exc
-        return GridDriver(base, browser)
+        lost browser (a batch moves the run elsewhere), not a Playwright traceback. A kept browser
+        that fails to open the run's context is dropped and a fresh one connected, once."""
+        where = options.ws_endpoint or options.cdp_url or ""
+        for _ in range(2):
+            try:
+                browser, reused = await self._browser(options, where)
+            except BrowserError as exc:
+                said = exc.message.splitlines()[0] if exc.message else type(exc).__name__
+                raise BrowserLost(f"the browser at {where} could not be reached ({said})") from exc
+            try:
+                base = await PlaywrightDriver.on_browser(
+                    browser, policy=policy, secrets=vault, downloads_dir=downloads_dir
+                )
+            except BrowserError as exc:
+                self._served.pop(id(browser), None)
+                await close_quietly(browser)
+                if reused:
+                    continue
+                raise BrowserLost(f"the browser at {where} went away while the run was starting") from exc
+            self._served[id(browser)] = self._served.get(id(browser), 0) + 1
+            return GridDriver(base, browser, self, where)
+        raise BrowserLost(f"the browser at {where} went away while the run was starting")

@@ -1,4 +1,5 @@
-"""Batch tests: two real Playwright servers per module, and a waypost home in tmp_path."""
+"""Batch tests: two real Playwright servers per module; a waypost home in tmp_path as the CLI tests
+have it (their fixture, not a copy)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.e2e.conftest import waypost_home as waypost_home
 from tests.support.playwright_server import PlaywrightServer, browser_registry
 
 
@@ -21,12 +23,3 @@ def grid(registry: Path) -> Iterator[list[PlaywrightServer]]:
     """Two Playwright servers, shared by the tests of a module (each connection gets its own browser)."""
     with PlaywrightServer(registry) as one, PlaywrightServer(registry) as two:
         yield [one, two]
-
-
-@pytest.fixture
-def waypost_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    monkeypatch.setenv("WAYPOST_CONFIG_DIR", str(tmp_path / "config"))
-    monkeypatch.setenv("WAYPOST_DATA_DIR", str(tmp_path / "data"))
-    for var in ("OPENAI_API_KEY", "OPENAI_BASE_URL", "WAYPOST_RUNS_DIR", "WAYPOST_MODEL"):
-        monkeypatch.delenv(var, raising=False)
-    return tmp_path

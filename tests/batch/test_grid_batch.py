@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import xml.etree.ElementTree as ET
+from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 import pytest
@@ -20,7 +21,7 @@ def read_task(site: FixtureSite, path: str) -> str:
     return f"Open {site.url(path)} and tell me the page title"
 
 
-def write_suite(folder: Path, cases: list[dict[str, object]]) -> Path:
+def write_suite(folder: Path, cases: Sequence[Mapping[str, object]]) -> Path:
     suite = folder / "suite.jsonl"
     suite.write_text("".join(json.dumps(c) + "\n" for c in cases), encoding="utf-8")
     return suite
