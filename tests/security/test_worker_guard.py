@@ -1,0 +1,76 @@
+""" "Don't submit" covers a page's workers. Found: under no_submit a page posted the typed value to its
+dedicated worker (a script URL or a blob: URL), which sent it over its own WebSocket; Playwright routes
+only the page's sockets, so nothing saw it. Now every worker is paused before a value is typed, the
+worker's attempt to run is a guard event, and nothing reaches the server; without no_submit it works."""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+from collections.abc import Iterator
+
+import pytest
+from playwright.async_api import Browser
+
+from browser.driver import PlaywrightDriver
+from browser.models import BrowserPolicy, FillAction, NavigateAction, OutcomeStatus, Target
+from browser.worker_guard import HELD
+from tests.support.site import FixtureSite
+from tests.support.ws_server import SocketServer
+
+pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]
+
+EMAIL = "ada.lovelace.7731@example.org"
+FORMS = [EMAIL.encode(), base64.b64encode(EMAIL.encode())]
+
+
+@pytest.fixture
+def sockets() -> Iterator[SocketServer]:
+    with SocketServer() as server:
+        yield server
+
+
+async def _open(
+    chromium: Browser, site: FixtureSite, server: SocketServer, worker: str, policy: BrowserPolicy
+) -> PlaywrightDriver:
+    driver = await PlaywrightDriver.on_browser(chromium, policy=policy)
+    url = site.url(f"/hostile/worker_socket.html?worker={worker}&ws={server.url}")
+    await driver.perform(NavigateAction(url=url))
+    assert await asyncio.to_thread(server.wait_for, 1)  # the worker's greeting: its socket is open
+    return driver
+
+
+@pytest.mark.parametrize("worker", ["url", "blob"])
+async def test_a_worker_cannot_send_a_typed_value_under_no_submit(
+    chromium: Browser, site: FixtureSite, sockets: SocketServer, worker: str
+) -> None:
+    driver = await _open(chromium, site, sockets, worker, BrowserPolicy(no_submit=True))
+    try:
+        workers = driver.session.workers
+        fill = await driver.perform(FillAction(target=Target(label="Email"), value=EMAIL))
+        assert fill.status in {OutcomeStatus.OK, OutcomeStatus.BLOCKED}, fill.message
+        await asyncio.wait_for(workers.reported.wait(), 15)  # the worker woke up for the value: held
+        held = [e for e in driver.guard_events if e.detail == HELD]
+        assert len(held) == 1 and held[0].kind == "submit"
+        assert "socket_worker.js" in held[0].url or held[0].url.startswith("blob:")
+        assert sockets.messages == [b"hello"]  # paused before its handler ran: nothing else was sent
+        assert not any(form in m for m in sockets.messages for form in FORMS)
+        assert await driver.session.page.evaluate("1 + 1") == 2  # the page itself still runs
+    finally:
+        await driver.close()
+    assert not any(form in m for m in sockets.messages for form in FORMS)
+
+
+@pytest.mark.parametrize("worker", ["url", "blob"])
+async def test_without_no_submit_the_worker_socket_carries_everything(
+    chromium: Browser, site: FixtureSite, sockets: SocketServer, worker: str
+) -> None:
+    driver = await _open(chromium, site, sockets, worker, BrowserPolicy())
+    try:
+        fill = await driver.perform(FillAction(target=Target(label="Email"), value=EMAIL))
+        assert fill.status is OutcomeStatus.OK, fill.message
+        assert await asyncio.to_thread(sockets.wait_for, 3)
+        assert sockets.messages[1:3] == FORMS
+        assert not [e for e in driver.guard_events if "worker" in e.detail]
+    finally:
+        await driver.close()
