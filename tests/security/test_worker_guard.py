@@ -14,7 +14,7 @@ from playwright.async_api import Browser
 
 from browser.driver import PlaywrightDriver
 from browser.models import BrowserPolicy, FillAction, NavigateAction, OutcomeStatus, Target
-from browser.worker_guard import HELD
+from browser.worker_guard import HELD, LATE, LATE_UNCHECKED, UNCHECKED
 from tests.support.site import FixtureSite
 from tests.support.ws_server import SocketServer
 
@@ -72,5 +72,100 @@ async def test_without_no_submit_the_worker_socket_carries_everything(
         assert await asyncio.to_thread(sockets.wait_for, 3)
         assert sockets.messages[1:3] == FORMS
         assert not [e for e in driver.guard_events if "worker" in e.detail]
+    finally:
+        await driver.close()
+
+
+async def test_a_worker_started_after_typing_is_paused_before_its_script_runs(
+    chromium: Browser, site: FixtureSite, sockets: SocketServer
+) -> None:
+    """The page starts the worker only once a value is typed (URL worker): its script request waits
+    in the route until the worker is held, so it never runs."""
+    driver = await PlaywrightDriver.on_browser(chromium, policy=BrowserPolicy(no_submit=True))
+    try:
+        url = site.url(f"/hostile/worker_late.html?worker=url&ws={sockets.url}")
+        await driver.perform(NavigateAction(url=url))
+        await driver.session.page.wait_for_function(
+            "document.getElementById('status').textContent === 'ready'"
+        )
+        await driver.perform(FillAction(target=Target(label="Email"), value=EMAIL))
+        await asyncio.wait_for(driver.session.workers.reported.wait(), 15)
+        late = [e for e in driver.guard_events if e.detail == LATE]
+        assert len(late) == 1 and late[0].url.endswith("/hostile/late_worker.js")
+        assert sockets.connections == 0 and sockets.messages == []
+    finally:
+        await driver.close()
+    assert sockets.connections == 0
+
+
+async def test_a_blob_worker_started_after_typing_is_reported_as_unchecked(
+    chromium: Browser, site: FixtureSite, sockets: SocketServer
+) -> None:
+    """A blob: worker has no request to hold: it may run before it is paused. Whether or not its
+    message got out, the run says the worker could not be checked (never "nothing was sent")."""
+    driver = await PlaywrightDriver.on_browser(chromium, policy=BrowserPolicy(no_submit=True))
+    try:
+        url = site.url(f"/hostile/worker_late.html?worker=blob&ws={sockets.url}")
+        await driver.perform(NavigateAction(url=url))
+        await driver.session.page.wait_for_function(
+            "document.getElementById('status').textContent === 'ready'"
+        )
+        await driver.perform(FillAction(target=Target(label="Email"), value=EMAIL))
+        await asyncio.wait_for(driver.session.workers.reported.wait(), 15)
+        unchecked = [e for e in driver.guard_events if e.detail == LATE_UNCHECKED]
+        assert (
+            len(unchecked) == 1 and unchecked[0].url.startswith("blob:") and UNCHECKED in unchecked[0].detail
+        )
+    finally:
+        await driver.close()
+
+
+async def test_without_no_submit_a_late_worker_sends(
+    chromium: Browser, site: FixtureSite, sockets: SocketServer
+) -> None:
+    driver = await PlaywrightDriver.on_browser(chromium, policy=BrowserPolicy())
+    try:
+        url = site.url(f"/hostile/worker_late.html?worker=url&ws={sockets.url}")
+        await driver.perform(NavigateAction(url=url))
+        await driver.session.page.wait_for_function(
+            "document.getElementById('status').textContent === 'ready'"
+        )
+        await driver.perform(FillAction(target=Target(label="Email"), value=EMAIL))
+        assert await asyncio.to_thread(sockets.wait_for, 1)
+        assert sockets.messages == [EMAIL.encode()]
+    finally:
+        await driver.close()
+
+
+async def test_a_shared_worker_cannot_send_a_typed_value_under_no_submit(
+    chromium: Browser, site: FixtureSite, sockets: SocketServer
+) -> None:
+    """A shared worker's socket and its fetch pass neither of Playwright's routes."""
+    driver = await PlaywrightDriver.on_browser(chromium, policy=BrowserPolicy(no_submit=True))
+    try:
+        await driver.perform(NavigateAction(url=site.url(f"/hostile/shared_worker.html?ws={sockets.url}")))
+        assert await asyncio.to_thread(sockets.wait_for, 1)  # the shared worker's socket is open
+        mark = len(site.get_requests())
+        await driver.perform(FillAction(target=Target(label="Email"), value=EMAIL))
+        await asyncio.wait_for(driver.session.workers.reported.wait(), 15)
+        held = [e for e in driver.guard_events if e.detail == HELD]
+        assert len(held) == 1 and held[0].url.endswith("/hostile/shared_socket_worker.js")
+        assert sockets.messages == [b"hello"]
+        assert not [g for g in site.get_requests()[mark:] if g.startswith("/shared-leak")]
+    finally:
+        await driver.close()
+
+
+async def test_without_no_submit_a_shared_worker_sends(
+    chromium: Browser, site: FixtureSite, sockets: SocketServer
+) -> None:
+    driver = await PlaywrightDriver.on_browser(chromium, policy=BrowserPolicy())
+    try:
+        await driver.perform(NavigateAction(url=site.url(f"/hostile/shared_worker.html?ws={sockets.url}")))
+        assert await asyncio.to_thread(sockets.wait_for, 1)
+        await driver.perform(FillAction(target=Target(label="Email"), value=EMAIL))
+        assert await asyncio.to_thread(sockets.wait_for, 2)
+        assert EMAIL.encode() in sockets.messages
+        assert await asyncio.to_thread(site.wait_for_get, "/shared-leak?v=ada.lovelace.7731", 30)
     finally:
         await driver.close()
