@@ -217,8 +217,6 @@ class BrowserSession:
     # --- guards and dialogs ------------------------------------------------------------------
 
     async def _route(self, route: Route) -> None:
-        if self.workers.holding:  # a worker's script waits until the worker is held (worker_guard)
-            await self.workers.settled()
         request = route.request
         reason = self.url_policy.check(request.url)
         reason = reason or self.network.refusal(request.url, from_url=_source(route))

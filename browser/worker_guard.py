@@ -10,12 +10,12 @@ script cannot resume it.
 So every page's workers (dedicated, nested, shared) are followed over a CDP session of our own
 (browser/cdp_targets.py). Before the first typed value enters a page under no_submit, `hold()` pauses
 every worker (Debugger.pause takes effect at its next JavaScript: the message the page posts it);
-each held worker that tries to run is a guard event (kind `submit`), once. A worker that starts
-later is paused as soon as it is attached: one loaded from a URL cannot run before that, because the
-session's route waits for `settled()` before letting its script through; one made from a blob: or
-data: URL has no request to wait on and may run first, so it is reported as unchecked (UNCHECKED in
-the detail), and the step's answer says a value may have left. `release()` resumes the workers when
-a later step allows submitting. See docs/architecture.md ("Worker guard").
+each held worker that tries to run is a guard event (kind `submit`), once. A worker the page starts
+after that is paused as soon as it is attached, but Playwright has already started it (its script
+request reaches the route before the worker exists as a target, measured), so it may have run: it is
+reported as unchecked (UNCHECKED in the detail), and the step's answer says a value may have left.
+`release()` resumes the workers when a later step allows submitting. See docs/architecture.md
+("Worker guard").
 """
 
 from __future__ import annotations
@@ -31,15 +31,12 @@ from browser.cdp_targets import AUTO_ATTACH, CdpTarget, PageLink
 from browser.models import GuardEvent
 
 HELD = "worker held: it ran after a value was typed; it is paused, so nothing it sends leaves (no_submit)"
-LATE = "worker paused before its script ran: it started after a value was typed (no_submit)"
-#: The mark of a refusal that came too late to be sure: the answer must not say nothing was sent.
+#: The mark of a refusal that may have come too late: the answer must not say nothing was sent.
 UNCHECKED = "could not be checked"
-LATE_UNCHECKED = (
-    "worker started from a blob:/data: URL after a value was typed and ran before it could be paused: "
+LATE = (
+    "worker started after a value was typed and ran before it could be paused: "
     f"what it sent {UNCHECKED} (no_submit)"
 )
-
-_ROUTED_SCHEMES = ("http:", "https:")
 
 
 class WorkerGuard:
@@ -81,8 +78,8 @@ class WorkerGuard:
             await target.post("Target.setAutoAttach", AUTO_ATTACH)  # its own workers
             if target.is_worker and self.holding and self._blocking():
                 target.late = True
+                self._event(target, LATE)  # first: the hold below may fail if the worker already ended
                 await self._hold(target)
-                self._event(target, LATE if target.url.startswith(_ROUTED_SCHEMES) else LATE_UNCHECKED)
 
     # --- holding -----------------------------------------------------------------------------
 
