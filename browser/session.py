@@ -217,6 +217,8 @@ class BrowserSession:
     # --- guards and dialogs ------------------------------------------------------------------
 
     async def _route(self, route: Route) -> None:
+        if self.workers.holding:  # a new worker's script waits until the worker is paused
+            await self.workers.settled()
         request = route.request
         reason = self.url_policy.check(request.url)
         reason = reason or self.network.refusal(request.url, from_url=_source(route))

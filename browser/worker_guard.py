@@ -10,12 +10,16 @@ script cannot resume it.
 So every page's workers (dedicated, nested, shared) are followed over a CDP session of our own
 (browser/cdp_targets.py). Before the first typed value enters a page under no_submit, `hold()` pauses
 every worker (Debugger.pause takes effect at its next JavaScript: the message the page posts it);
-each held worker that tries to run is a guard event (kind `submit`), once. A worker the page starts
-after that is paused as soon as it is attached, but Playwright has already started it (its script
-request reaches the route before the worker exists as a target, measured), so it may have run: it is
-reported as unchecked (UNCHECKED in the detail), and the step's answer says a value may have left.
-`release()` resumes the workers when a later step allows submitting. See docs/architecture.md
-("Worker guard").
+each held worker that tries to run is a guard event (kind `submit`), once.
+
+A worker the page starts after that: target discovery announces it before its script is requested,
+so it is attached and sent Debugger.pause at once, and the session's route lets no request through
+until that is sent (`settled()`). A worker loaded from an http(s) URL therefore stops at its first
+statement, deterministically (LATE_HELD). One made from a blob: or data: URL has no request to wait
+for and usually runs before the pause arrives (measured), as does a nested worker or one started by
+a frame: it is paused when attached and reported as unchecked (UNCHECKED in the detail), and the
+step's answer then says a typed value may have left. `release()` resumes the workers when a later
+step allows submitting. See docs/architecture.md ("Worker guard").
 """
 
 from __future__ import annotations
@@ -31,6 +35,7 @@ from browser.cdp_targets import AUTO_ATTACH, CdpTarget, PageLink
 from browser.models import GuardEvent
 
 HELD = "worker held: it ran after a value was typed; it is paused, so nothing it sends leaves (no_submit)"
+LATE_HELD = "worker stopped before its script ran: it was started after a value was typed (no_submit)"
 #: The mark of a refusal that may have come too late: the answer must not say nothing was sent.
 UNCHECKED = "could not be checked"
 LATE = (
@@ -53,6 +58,7 @@ class WorkerGuard:
         self._redact = redact
         self._links: list[PageLink] = []
         self._shared: set[str] = set()  # shared worker ids already followed through some page
+        self._idle: set[asyncio.Task[None]] = set()  # tasks the route must not wait for
         self._tasks: set[asyncio.Task[None]] = set()
         self.holding = False
         self.reported = asyncio.Event()  #: set at each report: tests wait on it, never on a timer
@@ -63,7 +69,8 @@ class WorkerGuard:
         """Follows `page`'s workers from now on (the ones it already has are attached too)."""
         try:
             cdp = await context.new_cdp_session(page)
-            link = PageLink(cdp, self.spawn, self._adopt, self._paused, self._shared)
+            early = self._stopping
+            link = PageLink(cdp, self.spawn, self._adopt, self._paused, early, self._shared)
             self._links.append(link)
             await link.start()
         except Error:
@@ -73,13 +80,35 @@ class WorkerGuard:
         """For the context's "page" event, which cannot wait."""
         self.spawn(self.watch(context, page))
 
+    def _stopping(self) -> bool:
+        return self.holding and self._blocking()
+
     async def _adopt(self, target: CdpTarget) -> None:
+        if target.early:  # not started yet: it cannot answer, but gets these before its script runs
+            target.held = target.late = True
+            with contextlib.suppress(Error):
+                for method in ("Debugger.enable", "Debugger.pause", "Target.setAutoAttach"):
+                    await target.send(method, AUTO_ATTACH if method == "Target.setAutoAttach" else None)
+                self._background(self._judge_early(target))  # not awaited by the route: it waits
+            return
         with contextlib.suppress(Error):  # a target that went away holds nothing
             await target.post("Target.setAutoAttach", AUTO_ATTACH)  # its own workers
-            if target.is_worker and self.holding and self._blocking():
+            if target.is_worker and self._stopping():
                 target.late = True
                 self._event(target, LATE)  # first: the hold below may fail if the worker already ended
                 await self._hold(target)
+
+    async def _judge_early(self, target: CdpTarget) -> None:
+        """Reports a worker paused by discovery once it has started (and its URL is known): one
+        whose script came over http(s) waited in the route for the pause; any other may not have."""
+        try:
+            await target.post("Debugger.enable")  # answered once the worker runs
+            info = await target.link.cdp.send("Target.getTargetInfo", {"targetId": target.target_id})
+        except Error:
+            self._event(target, LATE)  # it ended first: what it did is unknown
+            return
+        target.url = info["targetInfo"].get("url", "")
+        self._event(target, LATE_HELD if target.url.startswith(("http:", "https:")) else LATE)
 
     # --- holding -----------------------------------------------------------------------------
 
@@ -125,12 +154,18 @@ class WorkerGuard:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def _background(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
+        self._idle.add(task)
+        task.add_done_callback(self._idle.discard)
+
     async def settled(self) -> None:
         """Waits until every page and worker seen so far is followed (and held, if holding)."""
         while pending := [t for t in self._tasks if not t.done()]:
             await asyncio.gather(*pending, return_exceptions=True)
 
     async def close(self) -> None:
-        for task in list(self._tasks):
+        tasks = [*self._tasks, *self._idle]
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)

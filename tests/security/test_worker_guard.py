@@ -14,7 +14,7 @@ from playwright.async_api import Browser
 
 from browser.driver import PlaywrightDriver
 from browser.models import BrowserPolicy, FillAction, NavigateAction, OutcomeStatus, Target
-from browser.worker_guard import HELD, LATE, UNCHECKED
+from browser.worker_guard import HELD, LATE, LATE_HELD, UNCHECKED
 from tests.integration.act.conftest import ActHarness, Answer, act_plan
 from tests.support.site import FixtureSite
 from tests.support.ws_server import SocketServer
@@ -77,25 +77,41 @@ async def test_without_no_submit_the_worker_socket_carries_everything(
         await driver.close()
 
 
-@pytest.mark.parametrize("worker", ["url", "blob"])
-async def test_a_worker_started_after_typing_is_reported_as_unchecked(
-    chromium: Browser, site: FixtureSite, sockets: SocketServer, worker: str
+async def _type_on_late_page(driver: PlaywrightDriver, site: FixtureSite, worker: str, ws: str) -> None:
+    await driver.perform(NavigateAction(url=site.url(f"/hostile/worker_late.html?worker={worker}&ws={ws}")))
+    await driver.session.page.wait_for_function("document.getElementById('status').textContent === 'ready'")
+    await driver.perform(FillAction(target=Target(label="Email"), value=EMAIL))
+    await asyncio.wait_for(driver.session.workers.reported.wait(), 15)
+
+
+async def test_a_url_worker_started_after_typing_is_stopped_before_its_script_runs(
+    chromium: Browser, site: FixtureSite, sockets: SocketServer
 ) -> None:
-    """The page starts its worker only once a value is typed. Playwright starts a new worker before
-    anyone else can hold it, so it may run before it is paused: whether or not its message got out,
-    the run says the worker could not be checked (never "nothing was sent")."""
+    """The page starts its worker only once a value is typed: it is attached when the browser creates
+    it, and its script request waits in the route until the pause is sent, so it never runs."""
     driver = await PlaywrightDriver.on_browser(chromium, policy=BrowserPolicy(no_submit=True))
     try:
-        url = site.url(f"/hostile/worker_late.html?worker={worker}&ws={sockets.url}")
-        await driver.perform(NavigateAction(url=url))
-        await driver.session.page.wait_for_function(
-            "document.getElementById('status').textContent === 'ready'"
-        )
-        await driver.perform(FillAction(target=Target(label="Email"), value=EMAIL))
-        await asyncio.wait_for(driver.session.workers.reported.wait(), 15)
+        await _type_on_late_page(driver, site, "url", sockets.url)
+        late = [e for e in driver.guard_events if e.detail == LATE_HELD]
+        assert len(late) == 1 and late[0].kind == "submit" and late[0].url.endswith("/hostile/late_worker.js")
+        assert sockets.connections == 0 and sockets.messages == []
+        assert await driver.session.page.inner_text("#status") == "ready"  # it never ran, so never sent
+    finally:
+        await driver.close()
+    assert sockets.connections == 0
+
+
+async def test_a_blob_worker_started_after_typing_is_reported_as_unchecked(
+    chromium: Browser, site: FixtureSite, sockets: SocketServer
+) -> None:
+    """A blob: worker has no request to hold: it usually runs before the pause arrives. Whether or
+    not its message got out, the run says it could not be checked (never "nothing was sent")."""
+    driver = await PlaywrightDriver.on_browser(chromium, policy=BrowserPolicy(no_submit=True))
+    try:
+        await _type_on_late_page(driver, site, "blob", sockets.url)
         late = [e for e in driver.guard_events if e.detail == LATE]
-        assert len(late) == 1 and late[0].kind == "submit" and UNCHECKED in late[0].detail
-        assert late[0].url.endswith("/hostile/late_worker.js") or late[0].url.startswith("blob:")
+        assert len(late) == 1 and late[0].kind == "submit" and late[0].url.startswith("blob:")
+        assert UNCHECKED in late[0].detail
     finally:
         await driver.close()
 
@@ -157,7 +173,7 @@ async def test_the_answer_never_says_not_submitted_after_an_unchecked_worker(
     """A run under no_submit on the late-worker page: the step's answer must not claim the form was
     not submitted, since a worker may have carried the value out; it says why instead."""
     actions = [{"kind": "fill", "target": {"label": "Email"}, "value": EMAIL}]
-    inputs = {"url": site.url(f"/hostile/worker_late.html?worker=url&ws={sockets.url}"), "actions": actions}
+    inputs = {"url": site.url(f"/hostile/worker_late.html?worker=blob&ws={sockets.url}"), "actions": actions}
     gates = [{"gate_id": "gate_action", "kind": "action", "blocked_actions": ["submit"]}]
     plan = act_plan([{"step_id": "a1", "type": "ACT", "inputs": inputs}], gates=gates, no_submit=True)
     bundle = await act_harness.run(plan, confirm=Answer())
