@@ -53,7 +53,6 @@ class CdpTarget:
         self.children: dict[str, CdpTarget] = {}
         self.held = False  # set by the worker guard
         self.late = False  # attached while workers were held
-        self.reported = False
 
     @property
     def is_worker(self) -> bool:

@@ -59,6 +59,7 @@ class WorkerGuard:
         self._links: list[PageLink] = []
         self._shared: set[str] = set()  # shared worker ids already followed through some page
         self._idle: set[asyncio.Task[None]] = set()  # tasks the route must not wait for
+        self._reported: set[str] = set()  # target ids of the workers reported once
         self._tasks: set[asyncio.Task[None]] = set()
         self.holding = False
         self.reported = asyncio.Event()  #: set at each report: tests wait on it, never on a timer
@@ -141,9 +142,9 @@ class WorkerGuard:
             self._event(target, HELD)
 
     def _event(self, target: CdpTarget, detail: str) -> None:
-        if target.reported:
+        if target.target_id in self._reported:  # one worker can be attached twice (discovery, auto)
             return
-        target.reported = True
+        self._reported.add(target.target_id)
         self._report(GuardEvent(kind="submit", detail=detail, url=self._redact(target.url)))
         self.reported.set()
 
@@ -162,6 +163,13 @@ class WorkerGuard:
     async def settled(self) -> None:
         """Waits until every page and worker seen so far is followed (and held, if holding)."""
         while pending := [t for t in self._tasks if not t.done()]:
+            await asyncio.gather(*pending, return_exceptions=True)
+
+    async def judged(self) -> None:
+        """Waits until every worker started so far is attached and, if it started after a value was
+        typed, reported: so the action during which a page started one is the one that says so."""
+        await self.settled()
+        while pending := [t for t in self._idle if not t.done()]:
             await asyncio.gather(*pending, return_exceptions=True)
 
     async def close(self) -> None:
