@@ -165,6 +165,8 @@ class BrowserSession:
             await self._in_frames(OFF_SCRIPT)
         if not policy.submit_blocked:
             await self.workers.release()
+        elif self.typed.any:  # values typed in an earlier step must not leave through a worker now
+            await self.workers.hold()
 
     async def _in_frames(self, script: str) -> None:
         for page in self._pages:

@@ -180,3 +180,20 @@ async def test_the_answer_never_says_not_submitted_after_an_unchecked_worker(
     answer = bundle.final_answer or ""
     assert "NOT submitted" not in answer, answer
     assert UNCHECKED in answer, answer
+
+
+async def test_a_later_step_that_allows_submitting_resumes_the_held_workers(
+    chromium: Browser, site: FixtureSite, sockets: SocketServer
+) -> None:
+    """Held workers are not killed: when a later step lifts no_submit (the person approved sending),
+    the page's worker runs again, and what the page posted it goes out then."""
+    driver = await _open(chromium, site, sockets, "url", BrowserPolicy(no_submit=True))
+    try:
+        await driver.perform(FillAction(target=Target(label="Email"), value=EMAIL))
+        await asyncio.wait_for(driver.session.workers.reported.wait(), 15)
+        assert sockets.messages == [b"hello"]
+        await driver.session.set_policy(BrowserPolicy())
+        assert await asyncio.to_thread(sockets.wait_for, 3)
+        assert sockets.messages[1:3] == FORMS
+    finally:
+        await driver.close()
