@@ -145,7 +145,7 @@ class WorkerGuard:
         if target.target_id in self._reported:  # one worker can be attached twice (discovery, auto)
             return
         self._reported.add(target.target_id)
-        self._report(GuardEvent(kind="submit", detail=detail, url=self._redact(target.url)))
+        self._report(GuardEvent(kind="submit", detail=detail, url=self._redact(_shown(target.url))))
         self.reported.set()
 
     # --- tasks -------------------------------------------------------------------------------
@@ -177,3 +177,8 @@ class WorkerGuard:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _shown(url: str) -> str:
+    """A data: URL is the worker's whole script, which can hold the typed value: only its type."""
+    return url.split(",", 1)[0] + ",…" if url.startswith("data:") else url
