@@ -105,10 +105,12 @@ async def fill(session: BrowserSession, action: FillAction, limit_ms: float) -> 
             return ActionOutcome(kind="fill", status=OutcomeStatus.BLOCKED, message=refused)
         value = session.vault.resolve(value)
         session.typed.add(value)
+        await session.workers.hold()
         # Marked before typing so observations, DOM hashes and screenshots hide it from now on.
         await found.locator.evaluate(f"e => e.setAttribute('{SENSITIVE_MARK}', '')")
     elif not await found.locator.evaluate(IS_SEARCH_FIELD):
         session.typed.add(value)  # a personal value: the request guard keeps it in the browser
+        await session.workers.hold()  # no_submit: the page's workers cannot carry it out (worker_guard)
     await found.locator.fill(value, timeout=limit_ms)
     return ActionOutcome(kind="fill", status=OK, resolved=found.resolved)
 

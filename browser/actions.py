@@ -64,6 +64,7 @@ async def perform(session: BrowserSession, action: Action) -> ActionOutcome:
             outcome = ActionOutcome(kind=action.kind, status=OutcomeStatus.ERROR, message=_first_line(exc))
     # Both read the page as the action left it and neither changes it: one round trip for the two.
     attempts, title = await asyncio.gather(_drain(session), _title(session))
+    await session.workers.judged()  # a worker the action made the page start is reported with it
     outcome = _apply_guards(session, outcome, guard_mark, attempts)
     return _finish(session, outcome, started, title)
 

@@ -41,6 +41,7 @@ class TypedValues:
 
     def __init__(self) -> None:
         self._matcher = SecretRedactor()
+        self.any = False  #: whether a personal value was typed in this session
 
     def __repr__(self) -> str:  # never print the values
         return f"TypedValues({self._matcher!r})"
@@ -48,6 +49,7 @@ class TypedValues:
     def add(self, value: str) -> None:
         if len(value.strip()) >= MIN_LENGTH:
             self._matcher.add(value)
+        self.any = True  # even a short value is typed: the worker guard holds the workers
 
     def carried_by(self, url: str, body: bytes | None) -> str | None:
         """Where a typed value sits in this request ("URL" or "body"), or None."""

@@ -36,6 +36,7 @@ from browser.secrets import SecretVault
 from browser.socket_guard import SocketGuard
 from browser.submit_guard import INIT_SCRIPT, OFF_SCRIPT, is_unsafe_method
 from browser.url_policy import UrlPolicy
+from browser.worker_guard import WorkerGuard
 
 DEFAULT_ACTION_TIMEOUT_MS = 5_000
 DEFAULT_NAVIGATION_TIMEOUT_MS = 15_000
@@ -75,6 +76,9 @@ class BrowserSession:
         self.typed = TypedValues()
         self.sockets = SocketGuard(
             self.typed, lambda: self.policy.submit_blocked, self.guard_events.append, self.vault.redact
+        )
+        self.workers = WorkerGuard(
+            lambda: self.policy.submit_blocked, self.guard_events.append, self.vault.redact
         )
         self._pages: list[Page] = []
         self._guard_script: AsyncContextManager | None = None
@@ -141,6 +145,7 @@ class BrowserSession:
             self._adopt(page)
         if not self._pages:
             self._adopt(await self.context.new_page())
+        await self.workers.settled()  # the first tab's workers are followed before it loads anything
 
     async def set_policy(self, policy: BrowserPolicy) -> None:
         """Applies another policy to the live session (each ACT step runs under its own gate).
@@ -158,6 +163,10 @@ class BrowserSession:
             guard, self._guard_script = self._guard_script, None
             await guard.close()
             await self._in_frames(OFF_SCRIPT)
+        if not policy.submit_blocked:
+            await self.workers.release()
+        elif self.typed.any:  # values typed in an earlier step must not leave through a worker now
+            await self.workers.hold()
 
     async def _in_frames(self, script: str) -> None:
         for page in self._pages:
@@ -187,6 +196,7 @@ class BrowserSession:
     async def new_tab(self) -> Page:
         page = await self.context.new_page()
         self._adopt(page)  # usually already adopted by the "page" event; adopting is idempotent
+        await self.workers.settled()
         return page
 
     def switch_to(self, index: int) -> Page:
@@ -198,6 +208,7 @@ class BrowserSession:
         if page in self._pages:
             return
         self._pages.append(page)
+        self.workers.watch_later(self.context, page)  # workers never pass the routes: see worker_guard
         page.on("dialog", self._on_dialog)
         page.on("close", self._on_close)
 
@@ -208,6 +219,8 @@ class BrowserSession:
     # --- guards and dialogs ------------------------------------------------------------------
 
     async def _route(self, route: Route) -> None:
+        if self.workers.holding:  # a new worker's script waits until the worker is paused
+            await self.workers.settled()
         request = route.request
         reason = self.url_policy.check(request.url)
         reason = reason or self.network.refusal(request.url, from_url=_source(route))
@@ -264,6 +277,7 @@ class BrowserSession:
         if self._closed:
             return
         self._closed = True
+        await self.workers.close()
         with contextlib.suppress(Error):  # already gone with its browser
             await self.context.close()
         if self._browser is not None and self._playwright is not None:

@@ -5,6 +5,8 @@
   declared secrets, `{{secret:...}}` placeholders).
 - Submission: when the browser policy blocks submit (the gate's blocked actions, no_submit), no
   submission can have gone through: the text says the form was NOT submitted; refusals are named.
+  Unless a guard could not check what left (`unchecked`, a worker that ran before it was paused:
+  browser/worker_guard.py): then the text says a typed value may have left, and why.
 - Read-state goals: the text read by extract actions goes out as `state_text` (and the page as
   `state_url`), the documented keys a later COMPUTE step (compare_state_with_sources) reads.
 """
@@ -67,6 +69,7 @@ def describe(
     submit_blocked: bool,
     blocked_actions: Sequence[str] = (),
     redactor: Redactor | None = None,
+    unchecked: Sequence[str] = (),
 ) -> str:
     """The step's answer: inputs listed, submission state said, refusals named, the goal's notes."""
     made = inputs_made(progress)
@@ -79,7 +82,11 @@ def describe(
         listed = "; ".join(f"{_label(f)} = {_shown(f, redactor)}" for f in made)
         where = f" on {progress.url}" if progress.url and not pressed else ""
         parts.append(f"{'Filled' if pressed else 'Prefilled'} {count} field(s){where}: {listed}.")
-        if submit_blocked:
+        if submit_blocked and unchecked:
+            parts.append(
+                f"A typed value MAY HAVE LEFT the browser although submitting was blocked: {unchecked[0]}."
+            )
+        elif submit_blocked:
             blocked = ", ".join(blocked_actions) or "submit"
             parts.append(
                 f"The form was NOT submitted: submitting stays blocked in this run (blocked: {blocked})."

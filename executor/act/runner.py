@@ -16,6 +16,7 @@ from typing import Any
 from browser.driver import PolicyAware
 from browser.models import BrowserPolicy
 from browser.thumbnail import driver_thumbnail
+from browser.worker_guard import UNCHECKED
 from common.secrecy import has_placeholder
 from executor.act import report
 from executor.act.effects import home_origins
@@ -85,6 +86,7 @@ class ActRunner:
         if isinstance(driver, PolicyAware):
             await driver.set_policy(step_policy(resources.policy, ctx.blocked_actions))
         progress = StepProgress.from_outputs(dict(ctx.step_outputs.get(step.step_id, {})))
+        guard_mark = len(driver.guard_events)  # this step's refusals: those after the mark
         env = ActEnv(
             driver=driver,
             recorder=recorder,
@@ -123,6 +125,7 @@ class ActRunner:
         answer = report.describe(
             progress, goal_summary=result.summary, submit_blocked=policy.submit_blocked,
             blocked_actions=policy.blocked_actions, redactor=resources.redactor,
+            unchecked=[e.detail for e in driver.guard_events[guard_mark:] if UNCHECKED in e.detail],
         )  # fmt: skip
         outputs: dict[str, Any] = {**loop.outputs(), **report.state_outputs(progress), "status": "done",
                                    "summary": result.summary, "answer": answer,
