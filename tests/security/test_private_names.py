@@ -81,7 +81,8 @@ async def test_a_public_name_that_resolves_to_a_private_address_is_refused(
     mark = f"name-{via_redirect}"
     link = _router(site, mark)
     if via_redirect:
-        link = public_site.url("/redirect").replace("127.0.0.1", "public.test") + "?to=" + quote(link, safe="")
+        redirect = public_site.url("/redirect").replace("127.0.0.1", "public.test")
+        link = f"{redirect}?to={quote(link, safe='')}"
     click = [{"kind": "click", "target": {"role": "link", "name": "Router settings"}}]
     steps = [{"step_id": "a1", "type": "ACT", "inputs": {"url": _start(public_site, link), "actions": click}}]
     bundle = await harness.run(act_plan(steps, gates=OPEN_GATE), confirm=Answer())
