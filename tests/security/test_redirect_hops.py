@@ -7,14 +7,18 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
+from typing import cast
 from urllib.parse import quote
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import Browser, async_playwright
+from playwright.async_api import Browser, CDPSession, async_playwright
 
 from browser.discovery import find_chromium
+from browser.hop_guard import HopGuard
 from browser.launch import chromium_args
+from browser.network_policy import PrivateNetworkGuard
+from browser.session import BrowserSession
 from executor.checkpoint_store import CheckpointStore
 from planner.models import ExecutionPlan
 from tests.integration.act.conftest import ActHarness, Answer, act_plan
@@ -93,19 +97,44 @@ async def test_a_public_servers_redirect_to_a_private_address_is_refused(
     assert not _served(site, f"/prices.html?redirected=private{hops}")  # ... the browser never followed it
 
 
+def _link_page(site: FixtureSite, mark: str, *, new_tab: bool = False) -> str:
+    """A public page whose "Router settings" link goes through two public redirects to a private page."""
+    private = site.url(f"/prices.html?redirected={mark}")
+    start = _public(site, "/hostile/to_redirect.html") + "?to=" + quote(_chain(site, 2, private), safe="")
+    return start + ("&blank=1" if new_tab else "")
+
+
 @pytest.mark.browser
 @pytest.mark.asyncio(loop_scope="session")
 async def test_a_redirect_a_public_page_starts_is_refused_too(harness: ActHarness, site: FixtureSite) -> None:
     """A link on a public page (a navigation the page starts, not Waypost) into a two-hop chain."""
-    private = site.url("/prices.html?redirected=by-link")
-    start = _public(site, "/hostile/to_redirect.html") + "?to=" + quote(_chain(site, 2, private), safe="")
     click = [{"kind": "click", "target": {"role": "link", "name": "Router settings"}}]
-    steps = [{"step_id": "a1", "type": "ACT", "inputs": {"url": start, "actions": click}}]
-    bundle = await harness.run(act_plan(steps, gates=OPEN_GATE), confirm=Answer())
+    inputs = {"url": _link_page(site, "by-link"), "actions": click}
+    plan = act_plan([{"step_id": "a1", "type": "ACT", "inputs": inputs}], gates=OPEN_GATE)
+    bundle = await harness.run(plan, confirm=Answer())
     (record,) = [r for r in harness.actions(bundle) if r.action["kind"] == "click"]
     assert record.outcome.status == "blocked", record.outcome.message
     assert "reached by a redirect from a public server" in record.outcome.message
     assert not _served(site, "/prices.html?redirected=by-link")
+
+
+@pytest.mark.browser
+@pytest.mark.asyncio(loop_scope="session")
+async def test_a_redirect_in_a_new_tab_is_refused(public_chromium: Browser, site: FixtureSite) -> None:
+    """A popup's first navigation starts before Waypost sees the tab: the browser-wide guard still
+    judges its hops. (The click itself ends before the popup loads, so the refusal is the session's
+    guard event, not the click's outcome.)"""
+    session = await BrowserSession.on_browser(public_chromium)
+    try:
+        await session.page.goto(_link_page(site, "in-new-tab", new_tab=True))
+        async with session.context.expect_event("requestfailed") as failed:
+            await session.page.get_by_role("link", name="Router settings").click()
+        assert "redirected=in-new-tab" in (await failed.value).url
+    finally:
+        await session.close()
+    (event,) = session.guard_events
+    assert event.navigation and "reached by a redirect from a public server" in event.detail
+    assert not _served(site, "/prices.html?redirected=in-new-tab")
 
 
 @pytest.mark.browser
@@ -133,3 +162,20 @@ async def test_a_task_that_names_a_private_address_follows_redirects_to_it(
     status, message = await _hop(harness, plan, via_public)
     assert (status, message) == ("ok", "HTTP 200")
     assert _served(site, "/prices.html?hop=named")
+
+
+@pytest.mark.parametrize(
+    ("url", "source", "allow", "refused"),
+    [
+        ("http://127.0.0.1/a", None, False, True),  # the hop before did not pause: a public host
+        ("http://10.0.0.1/a", "https://example.org/?u=http://10.0.0.1", False, True),  # paused, public
+        ("http://127.0.0.1/b", "http://127.0.0.1/a", False, False),  # a local site's own redirect
+        ("https://example.org/?u=http://127.0.0.1", None, False, False),  # a pattern's false match
+        ("http://192.168.1.1/", None, True, False),  # the task names a private address
+    ],
+)
+def test_which_hops_are_refused(url: str, source: str | None, allow: bool, refused: bool) -> None:
+    hops = HopGuard(cast(CDPSession, None))
+    reports: list[str] = []
+    hops.watch(PrivateNetworkGuard(allow_private=allow), lambda reason, _url, _nav: reports.append(reason))
+    assert bool(hops._refusing(url, source)) is refused
