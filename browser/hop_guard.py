@@ -55,26 +55,30 @@ class Watcher:
 class HopGuard:
     """The browser's Fetch interception of private hosts; sessions register to share it."""
 
-    def __init__(self, cdp: CDPSession) -> None:
-        self._cdp = cdp
+    def __init__(self) -> None:
+        self._cdp: CDPSession | None = None
+        self._ready: asyncio.Task[None] | None = None
         self._watchers: list[Watcher] = []
         self._paused: OrderedDict[str, str] = OrderedDict()  # requestId -> URL, for the next hop
         self._tasks: set[asyncio.Task[None]] = set()
 
     @classmethod
     async def on(cls, browser: Browser) -> HopGuard:
-        """The browser's guard, started on first use (one per Browser object)."""
+        """The browser's guard (one per Browser object), started on first use; every caller returns
+        only once interception is on, so no session navigates before it."""
         guard = _GUARDS.get(browser)
-        if guard is None:
-            cdp = await browser.new_browser_cdp_session()
-            guard = _GUARDS.setdefault(browser, cls(cdp))
-            if guard._cdp is cdp:
-                await guard._start()
-            else:  # another session started it meanwhile
-                await cdp.detach()
+        if guard is None or guard._ready is None:  # nothing awaited between look-up and store
+            guard = _GUARDS[browser] = cls()
+            guard._ready = asyncio.get_running_loop().create_task(guard._start(browser))
+        try:
+            await asyncio.shield(guard._ready)
+        except Error:
+            _GUARDS.pop(browser, None)  # the next session tries again
+            raise
         return guard
 
-    async def _start(self) -> None:
+    async def _start(self, browser: Browser) -> None:
+        self._cdp = await browser.new_browser_cdp_session()
         self._cdp.on("Fetch.requestPaused", self._on_paused)
         patterns = [{"urlPattern": p, "requestStage": "Request"} for p in PATTERNS]
         await self._cdp.send("Fetch.enable", {"patterns": patterns})
@@ -98,6 +102,8 @@ class HopGuard:
         navigation = event.get("resourceType") == "Document"
         for watcher, reason in refusing:
             watcher.report(reason, url, navigation)
+        if self._cdp is None:
+            return
         with contextlib.suppress(Error):  # the browser or the request went away meanwhile
             if refusing:
                 refuse = {"requestId": request_id, "errorReason": "BlockedByClient"}

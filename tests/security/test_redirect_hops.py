@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import cast
 from urllib.parse import quote
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import Browser, CDPSession, async_playwright
+from playwright.async_api import Browser, async_playwright
 
 from browser.discovery import find_chromium
 from browser.hop_guard import HopGuard
@@ -175,7 +174,7 @@ async def test_a_task_that_names_a_private_address_follows_redirects_to_it(
     ],
 )
 def test_which_hops_are_refused(url: str, source: str | None, allow: bool, refused: bool) -> None:
-    hops = HopGuard(cast(CDPSession, None))
+    hops = HopGuard()
     reports: list[str] = []
     hops.watch(PrivateNetworkGuard(allow_private=allow), lambda reason, _url, _nav: reports.append(reason))
     assert bool(hops._refusing(url, source)) is refused
