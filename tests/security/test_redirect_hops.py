@@ -5,6 +5,7 @@ Chromium only, so a page can be "public" while the fixture site serves it."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from urllib.parse import quote
@@ -14,9 +15,9 @@ import pytest_asyncio
 from playwright.async_api import Browser, async_playwright
 
 from browser.discovery import find_chromium
-from browser.hop_guard import HopGuard
+from browser.hop_guard import PATTERNS, HopGuard
 from browser.launch import chromium_args
-from browser.network_policy import PrivateNetworkGuard
+from browser.network_policy import PrivateNetworkGuard, is_private_url
 from browser.session import BrowserSession
 from executor.checkpoint_store import CheckpointStore
 from planner.models import ExecutionPlan
@@ -178,3 +179,26 @@ def test_which_hops_are_refused(url: str, source: str | None, allow: bool, refus
     reports: list[str] = []
     hops.watch(PrivateNetworkGuard(allow_private=allow), lambda reason, _url, _nav: reports.append(reason))
     assert bool(hops._refusing(url, source)) is refused
+
+
+def _matches(pattern: str, url: str) -> bool:
+    """Fetch's urlPattern: `*` is any run of characters, `?` one character, nothing else is special."""
+    return re.fullmatch(re.escape(pattern).replace(r"\*", ".*").replace(r"\?", "."), url) is not None
+
+
+@pytest.mark.parametrize(
+    "url",
+    ["http://127.0.0.1:8080/a", "http://10.1.2.3/", "http://172.16.0.1/", "http://172.31.255.255/",
+     "http://192.168.1.1/admin", "http://0.0.0.0/", "http://[::1]:9000/", "https://[::]/", "http://[fc00::1]/",
+     "http://[fd12:3456::1]/", "http://[::ffff:7f00:1]/", "http://localhost:3000/", "http://app.localhost/",
+     "http://user:pw@10.0.0.1/", "ws://127.0.0.1/socket"],
+)  # fmt: skip
+def test_every_private_host_pauses_in_the_guard(url: str) -> None:
+    """As Chromium writes them (canonical hosts): each URL naming a private host pauses."""
+    assert is_private_url(url)
+    assert any(_matches(p, url) for p in PATTERNS)
+
+
+@pytest.mark.parametrize("url", ["https://example.org/", "http://172.32.0.1/", "http://11.0.0.1/x?y=1"])
+def test_public_hosts_never_pause(url: str) -> None:
+    assert not any(_matches(p, url) for p in PATTERNS)
