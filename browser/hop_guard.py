@@ -21,7 +21,7 @@ import asyncio
 import contextlib
 import weakref
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlsplit
@@ -58,18 +58,19 @@ class HopGuard:
     def __init__(self) -> None:
         self._cdp: CDPSession | None = None
         self._ready: asyncio.Task[None] | None = None
+        self._switch = asyncio.Lock()  # enable/disable in order; the last one reads the watchers
+        self._enabled = False
         self._watchers: list[Watcher] = []
         self._paused: OrderedDict[str, str] = OrderedDict()  # requestId -> URL, for the next hop
         self._tasks: set[asyncio.Task[None]] = set()
 
     @classmethod
     async def on(cls, browser: Browser) -> HopGuard:
-        """The browser's guard (one per Browser object), started on first use; every caller returns
-        only once interception is on, so no session navigates before it."""
+        """The browser's guard (one per Browser object), attached on first use."""
         guard = _GUARDS.get(browser)
         if guard is None or guard._ready is None:  # nothing awaited between look-up and store
             guard = _GUARDS[browser] = cls()
-            guard._ready = asyncio.get_running_loop().create_task(guard._start(browser))
+            guard._ready = asyncio.get_running_loop().create_task(guard._attach(browser))
         try:
             await asyncio.shield(guard._ready)
         except Error:
@@ -77,22 +78,45 @@ class HopGuard:
             raise
         return guard
 
-    async def _start(self, browser: Browser) -> None:
+    async def _attach(self, browser: Browser) -> None:
         self._cdp = await browser.new_browser_cdp_session()
         self._cdp.on("Fetch.requestPaused", self._on_paused)
-        patterns = [{"urlPattern": p, "requestStage": "Request"} for p in PATTERNS]
-        await self._cdp.send("Fetch.enable", {"patterns": patterns})
 
-    def watch(self, guard: PrivateNetworkGuard, report: Report) -> Callable[[], None]:
-        """Registers a session's rule; returns the call that unregisters it (on close)."""
+    async def watch(self, guard: PrivateNetworkGuard, report: Report) -> Callable[[], None]:
+        """Registers a session's rule and returns once interception is on (so no page of the session
+        navigates before it); the call it returns unregisters it (on close). Interception is off
+        while no session watches: the browser's requests then pause nowhere but the route."""
         watcher = Watcher(guard, report)
         self._watchers.append(watcher)
-        return lambda: self._watchers.remove(watcher) if watcher in self._watchers else None
+        await self._apply()
 
-    def _on_paused(self, event: dict[str, Any]) -> None:
-        task = asyncio.get_running_loop().create_task(self._decide(event))
+        def unwatch() -> None:
+            if watcher in self._watchers:
+                self._watchers.remove(watcher)
+                self._own(self._apply())
+
+        return unwatch
+
+    async def _apply(self) -> None:
+        async with self._switch:
+            wanted = bool(self._watchers)
+            if self._cdp is None or wanted == self._enabled:
+                return
+            with contextlib.suppress(Error):  # the browser went away: nothing left to intercept
+                if wanted:
+                    patterns = [{"urlPattern": p, "requestStage": "Request"} for p in PATTERNS]
+                    await self._cdp.send("Fetch.enable", {"patterns": patterns})
+                else:
+                    await self._cdp.send("Fetch.disable")
+                self._enabled = wanted
+
+    def _own(self, work: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.get_running_loop().create_task(work)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
+
+    def _on_paused(self, event: dict[str, Any]) -> None:
+        self._own(self._decide(event))
 
     async def _decide(self, event: dict[str, Any]) -> None:
         request_id, url = event["requestId"], event["request"]["url"]
@@ -139,4 +163,4 @@ async def watch_hops(
     browser = context.browser
     if browser is None:
         return None
-    return (await HopGuard.on(browser)).watch(guard, report)
+    return await (await HopGuard.on(browser)).watch(guard, report)

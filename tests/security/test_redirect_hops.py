@@ -174,10 +174,10 @@ async def test_a_task_that_names_a_private_address_follows_redirects_to_it(
         ("http://192.168.1.1/", None, True, False),  # the task names a private address
     ],
 )
-def test_which_hops_are_refused(url: str, source: str | None, allow: bool, refused: bool) -> None:
-    hops = HopGuard()
-    reports: list[str] = []
-    hops.watch(PrivateNetworkGuard(allow_private=allow), lambda reason, _url, _nav: reports.append(reason))
+@pytest.mark.asyncio(loop_scope="session")
+async def test_which_hops_are_refused(url: str, source: str | None, allow: bool, refused: bool) -> None:
+    hops = HopGuard()  # not attached to a browser: only the judgement runs
+    await hops.watch(PrivateNetworkGuard(allow_private=allow), lambda _reason, _url, _navigation: None)
     assert bool(hops._refusing(url, source)) is refused
 
 
