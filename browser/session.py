@@ -236,17 +236,23 @@ class BrowserSession:
                 self.network.passed(request.url, navigation=request.is_navigation_request())
                 await route.continue_()
                 return
-            self._refused(reason, request.url, request.is_navigation_request(), kind)
+            redact = self.vault.redact
+            event = GuardEvent(
+                kind=kind,
+                detail=redact(reason),
+                url=redact(request.url),
+                navigation=request.is_navigation_request(),
+            )
+            self.guard_events.append(event)
             await route.abort("blockedbyclient")
         except Error:
             return  # the page or context closed while the request was in flight
 
-    def _refused(
-        self, reason: str, url: str, navigation: bool, kind: Literal["url", "submit"] = "url"
-    ) -> None:
-        """Records what a guard refused: the route, a redirect hop, or Chromium's own check."""
+    def _refused(self, reason: str, url: str, navigation: bool) -> None:
+        """Records a URL refused outside the route, as the route does: a redirect hop
+        (browser/hop_guard.py) or Chromium's own check (browser/local_network.py)."""
         redact = self.vault.redact
-        event = GuardEvent(kind=kind, detail=redact(reason), url=redact(url), navigation=navigation)
+        event = GuardEvent(kind="url", detail=redact(reason), url=redact(url), navigation=navigation)
         self.guard_events.append(event)
 
     async def _watch_hops(self) -> None:
@@ -283,7 +289,6 @@ class BrowserSession:
         if self._closed:
             return
         self._closed = True
-        self._unwatch()
         with contextlib.suppress(Error):  # already gone with its browser
             await self.context.close()
         if self._browser is not None and self._playwright is not None:
