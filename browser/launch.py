@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from playwright.async_api import Browser, BrowserContext, Playwright, ViewportSize
 
 from browser.discovery import ENV_VAR, find_chromium
+from browser.local_network import with_checks
 from browser.models import LaunchOptions
 
 BASE_ARGS = (
@@ -27,11 +28,16 @@ BASE_ARGS = (
 )
 
 
-def chromium_args(extra: list[str] | None = None, *, is_root: bool | None = None) -> list[str]:
-    """--no-sandbox only when running as root, where Chromium's sandbox cannot start."""
+def chromium_args(
+    extra: list[str] | None = None, *, is_root: bool | None = None, local_network_checks: bool = True
+) -> list[str]:
+    """--no-sandbox only when running as root, where Chromium's sandbox cannot start. Chromium's
+    Local Network Access check on navigations (browser/local_network.py) is on unless the run's task
+    names a private address (`local_network_checks=False`)."""
     root = (os.geteuid() == 0) if is_root is None else is_root
     args = (["--no-sandbox"] if root else []) + list(BASE_ARGS)
-    return args + [a for a in (extra or []) if a not in args]
+    args += [a for a in (extra or []) if a not in args]
+    return with_checks(args) if local_network_checks else args
 
 
 @dataclass
@@ -43,7 +49,8 @@ class Launched:
     remote: bool
 
 
-async def launch(pw: Playwright, options: LaunchOptions) -> Launched:
+async def launch(pw: Playwright, options: LaunchOptions, *, private_network: bool = False) -> Launched:
+    """`private_network`: the run's task names a private address, so Chromium's own check is off."""
     viewport: ViewportSize = {"width": options.viewport_width, "height": options.viewport_height}
     if options.cdp_url:
         browser = await pw.chromium.connect_over_cdp(options.cdp_url)
@@ -57,7 +64,7 @@ async def launch(pw: Playwright, options: LaunchOptions) -> Launched:
     # install advice, not a Playwright error from deep inside the launch.
     env = {ENV_VAR: options.executable} if options.executable else None
     exe = str(find_chromium(bundled=pw.chromium.executable_path, env=env))
-    args = chromium_args(options.extra_args)
+    args = chromium_args(options.extra_args, local_network_checks=not private_network)
     if options.user_data_dir:
         context = await pw.chromium.launch_persistent_context(
             options.user_data_dir,

@@ -12,6 +12,7 @@ import asyncio
 import contextlib
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 from typing import Literal, cast
 
@@ -23,10 +24,13 @@ from playwright.async_api import (
     Error,
     Page,
     Playwright,
+    Request,
     Route,
     async_playwright,
 )
 
+from browser import local_network
+from browser.hop_guard import watch_hops
 from browser.launch import launch
 from browser.models import BrowserPolicy, DialogEvent, GuardEvent, LaunchOptions
 from browser.network_policy import PrivateNetworkGuard
@@ -86,6 +90,7 @@ class BrowserSession:
         self._browser = browser
         self._closed = False
         self._scratch: tempfile.TemporaryDirectory[str] | None = None  # the browser's temp folders
+        self._unwatch_hops: Callable[[], None] | None = None  # redirect hops (browser/hop_guard.py)
 
     # --- construction ------------------------------------------------------------------------
 
@@ -101,7 +106,8 @@ class BrowserSession:
         scratch = new_scratch()
         pw = await _start_playwright(scratch.name)
         try:
-            launched = await launch(pw, options or LaunchOptions())
+            private = (policy or BrowserPolicy()).private_network
+            launched = await launch(pw, options or LaunchOptions(), private_network=private)
         except BaseException:
             await pw.stop()
             scratch.cleanup()
@@ -139,6 +145,8 @@ class BrowserSession:
         if self.policy.submit_blocked:
             self._guard_script = await self.context.add_init_script(INIT_SCRIPT)
         await self.context.route("**/*", self._route)
+        await self._watch_hops()  # redirect hops never pass the route above
+        self.context.on("requestfailed", self._on_failed)  # Chromium's own check (local_network.py)
         await self.sockets.install(self.context)  # WebSocket messages never pass the route above
         self.context.on("page", self._adopt)
         for page in self.context.pages:
@@ -156,6 +164,7 @@ class BrowserSession:
         self.policy = policy
         self.url_policy = UrlPolicy(policy.allowed_schemes, policy.allowed_domains)
         self.network.allow_private = policy.private_network
+        await self._watch_hops()
         if policy.submit_blocked and self._guard_script is None:
             self._guard_script = await self.context.add_init_script(INIT_SCRIPT)
             await self._in_frames(f"() => {INIT_SCRIPT.strip().rstrip(';')}")
@@ -252,6 +261,22 @@ class BrowserSession:
         except Error:
             return  # the page or context closed while the request was in flight
 
+    def _refused(self, reason: str, url: str, navigation: bool) -> None:
+        """Records a URL refused outside the route, as the route does: a redirect hop
+        (browser/hop_guard.py) or Chromium's own check (browser/local_network.py)."""
+        redact = self.vault.redact
+        event = GuardEvent(kind="url", detail=redact(reason), url=redact(url), navigation=navigation)
+        self.guard_events.append(event)
+
+    async def _watch_hops(self) -> None:
+        if self._unwatch_hops is None and not self.network.allow_private:
+            self._unwatch_hops = await watch_hops(self.context, self.network, self._refused)
+
+    def _on_failed(self, request: Request) -> None:
+        reason = local_network.refusal(request.url, request.failure)
+        if reason is not None:
+            self._refused(reason, request.url, request.is_navigation_request())
+
     async def _on_dialog(self, dialog: Dialog) -> None:
         accept = self.policy.accept_dialogs
         self.dialogs.append(
@@ -297,7 +322,13 @@ class BrowserSession:
                     await self._playwright.stop()
         self._cleanup()
 
+    def _unwatch(self) -> None:
+        unwatch, self._unwatch_hops = self._unwatch_hops, None
+        if unwatch is not None:
+            unwatch()
+
     def _cleanup(self) -> None:
+        self._unwatch()
         for folder in (self._tmp, self._scratch):
             if folder is not None:
                 folder.cleanup()
