@@ -1,5 +1,5 @@
 """Batch tests: two real Playwright servers per module; a waypost home in tmp_path as the CLI tests
-have it (their fixture, not a copy)."""
+have it (the session-wide `waypost_home` fixture, tests/support/home_fixtures.py)."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.e2e.conftest import waypost_home as waypost_home
 from tests.support.playwright_server import PlaywrightServer, browser_registry
 
 
