@@ -1,7 +1,8 @@
 """ "Don't submit" covers a page's workers. Found: under no_submit a page posted the typed value to its
-dedicated worker (a script URL or a blob: URL), which sent it over its own WebSocket; Playwright routes
-only the page's sockets, so nothing saw it. Now every worker is paused before a value is typed, the
-worker's attempt to run is a guard event, and nothing reaches the server; without no_submit it works."""
+dedicated worker (a script URL, a blob: URL, or a worker's own worker), which sent it over its own
+WebSocket; Playwright routes only the page's sockets, so nothing saw it. Now every worker is paused
+before a value is typed, the worker's attempt to run is a guard event, and nothing reaches the
+server; without no_submit it works. Shared workers and workers started after typing likewise."""
 
 from __future__ import annotations
 
@@ -41,7 +42,7 @@ async def _open(
     return driver
 
 
-@pytest.mark.parametrize("worker", ["url", "blob"])
+@pytest.mark.parametrize("worker", ["url", "blob", "nested"])
 async def test_a_worker_cannot_send_a_typed_value_under_no_submit(
     chromium: Browser, site: FixtureSite, sockets: SocketServer, worker: str
 ) -> None:
@@ -53,7 +54,9 @@ async def test_a_worker_cannot_send_a_typed_value_under_no_submit(
         await asyncio.wait_for(workers.reported.wait(), 15)  # the worker woke up for the value: held
         held = [e for e in driver.guard_events if e.detail == HELD]
         assert len(held) == 1 and held[0].kind == "submit"
-        assert "socket_worker.js" in held[0].url or held[0].url.startswith("blob:")
+        assert held[0].url.endswith(("/socket_worker.js", "/relay_worker.js")) or held[0].url.startswith(
+            "blob:"
+        )
         assert sockets.messages == [b"hello"]  # paused before its handler ran: nothing else was sent
         assert not any(form in m for m in sockets.messages for form in FORMS)
         assert await driver.session.page.evaluate("1 + 1") == 2  # the page itself still runs
@@ -62,7 +65,7 @@ async def test_a_worker_cannot_send_a_typed_value_under_no_submit(
     assert not any(form in m for m in sockets.messages for form in FORMS)
 
 
-@pytest.mark.parametrize("worker", ["url", "blob"])
+@pytest.mark.parametrize("worker", ["url", "blob", "nested"])
 async def test_without_no_submit_the_worker_socket_carries_everything(
     chromium: Browser, site: FixtureSite, sockets: SocketServer, worker: str
 ) -> None:
