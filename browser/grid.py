@@ -126,7 +126,7 @@ class GridDriver(PlaywrightDriver):
             if clean and self._remote.is_connected():
                 self._grid.give_back(self._where, self._remote)
             else:
-                await close_quietly(self._remote)
+                await self._grid.retire(self._remote)
 
 
 async def close_quietly(browser: Browser) -> None:
@@ -195,9 +195,14 @@ class GridClient:
         if browser is not None and self._served.get(id(browser), 0) < self.RUNS_PER_BROWSER:
             return browser, True
         if browser is not None:
-            self._served.pop(id(browser), None)
-            await close_quietly(browser)
+            await self.retire(browser)
         return await self._connect(options), False
+
+    async def retire(self, browser: Browser) -> None:
+        """Closes a browser that will serve no more runs and forgets its count (an id may be reused
+        by a later browser once this one is gone)."""
+        self._served.pop(id(browser), None)
+        await close_quietly(browser)
 
     async def driver(
         self, options: LaunchOptions, *, policy: BrowserPolicy, vault: SecretVault, downloads_dir: Path
@@ -217,8 +222,7 @@ class GridClient:
                     browser, policy=policy, secrets=vault, downloads_dir=downloads_dir
                 )
             except BrowserError as exc:
-                self._served.pop(id(browser), None)
-                await close_quietly(browser)
+                await self.retire(browser)
                 if reused:
                     continue
                 raise BrowserLost(f"the browser at {where} went away while the run was starting") from exc
