@@ -21,7 +21,9 @@ _OURS = re.compile(rf"{PREFIX}(?P<pid>[0-9]+)-")
 def new_scratch() -> tempfile.TemporaryDirectory[str]:
     """A fresh scratch folder for this process, after sweeping those of processes gone."""
     sweep_stale()
-    return tempfile.TemporaryDirectory(prefix=f"{PREFIX}{os.getpid()}-")
+    # A browser that is still dying can write into its cache while the folder is removed; what it
+    # leaves is swept by the next launch (below), so removal never raises, even at interpreter exit.
+    return tempfile.TemporaryDirectory(prefix=f"{PREFIX}{os.getpid()}-", ignore_cleanup_errors=True)
 
 
 def sweep_stale(root: Path | None = None) -> list[Path]:

@@ -2,12 +2,17 @@
 
 from __future__ import annotations
 
+import errno
 import os
+import shutil
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from browser.scratch import PREFIX, sweep_stale
+import pytest
+
+from browser.scratch import PREFIX, new_scratch, sweep_stale
 
 
 def _dead_pid() -> int:
@@ -30,3 +35,23 @@ def test_sweep_removes_only_folders_of_dead_waypost_processes(tmp_path: Path) ->
     assert sweep_stale(tmp_path) == [dead]
     assert not dead.exists()
     assert alive.exists() and unnamed.exists() and stranger.exists()
+
+
+def test_removing_a_scratch_folder_a_dying_browser_still_writes_into_never_raises(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Seen in the fault suite: Chromium, still spinning after its driver stopped, wrote into Cache
+    while the folder was removed at exit; "Directory not empty" was a traceback after the JSON."""
+    scratch = new_scratch()
+
+    def rmtree_while_written(path: str, onerror: Callable[..., object]) -> None:
+        try:
+            raise OSError(errno.ENOTEMPTY, "Directory not empty", "Cache")
+        except OSError:
+            onerror(os.rmdir, os.path.join(path, "Cache"), sys.exc_info())
+
+    monkeypatch.setattr(shutil, "rmtree", rmtree_while_written)
+    scratch.cleanup()  # raises OSError when removal errors are not ignored
+    monkeypatch.undo()
+    assert sweep_stale(Path(scratch.name).parent) == []  # still ours: our process is alive
+    shutil.rmtree(scratch.name)
