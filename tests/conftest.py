@@ -40,16 +40,6 @@ def _own_data_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]
         yield
 
 
-@pytest.fixture(autouse=True, scope="session")
-def _own_config_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """Per-user settings (the window's saved geometry in QSettings, Waypost's config, Chromium's
-    crash reports) go to a temporary folder, never the person's ~/.config; processes the tests
-    start inherit it."""
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setenv("XDG_CONFIG_HOME", str(tmp_path_factory.mktemp("config-home")))
-        yield
-
-
 @pytest.fixture(autouse=True)
 def _no_internet(monkeypatch: pytest.MonkeyPatch) -> None:
     """Fails any socket connection to a non-loopback address made from this process."""

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import pytest
-from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QUrl, SignalInstance
+from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QSettings, QUrl, SignalInstance
 from PySide6.QtGui import QColor, QImage, QImageWriter
 from PySide6.QtWidgets import QApplication, QTableWidget
 
@@ -40,6 +40,15 @@ def _qasync_loop() -> asyncio.AbstractEventLoop:
     # As in app/gui.py: closing a window must not quit the app under a pending run_until_complete.
     app.setQuitOnLastWindowClosed(False)
     return new_event_loop(app)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _own_window_settings(tmp_path_factory: pytest.TempPathFactory) -> None:
+    """The window saves its geometry in QSettings when it closes: under tests, in a temporary
+    folder, never the person's ~/.config (fresh processes get XDG_CONFIG_HOME, test_gui_bootstrap)."""
+    folder = str(tmp_path_factory.mktemp("qt-settings"))
+    for fmt in (QSettings.Format.NativeFormat, QSettings.Format.IniFormat):
+        QSettings.setPath(fmt, QSettings.Scope.UserScope, folder)
 
 
 def pytest_asyncio_loop_factories(

@@ -43,7 +43,13 @@ def run_script(script: str, tmp_path: Path, **env: str) -> dict[str, Any]:
     done = subprocess.run(
         [sys.executable, "-c", PRELUDE + script, str(tmp_path)],
         cwd=ROOT,
-        env={**os.environ, "QT_QPA_PLATFORM": "offscreen", "PYTHONPATH": str(ROOT), **env},
+        env={
+            **os.environ,
+            "QT_QPA_PLATFORM": "offscreen",
+            "PYTHONPATH": str(ROOT),
+            "XDG_CONFIG_HOME": str(tmp_path / "xdg-config"),  # the window's saved geometry goes here
+            **env,
+        },
         capture_output=True,
         text=True,
         timeout=60,
