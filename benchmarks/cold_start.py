@@ -33,7 +33,7 @@ def _children_cpu_s() -> float:
 
 def plan_launches(launches: int) -> tuple[list[float], list[float]]:
     """Wall and CPU milliseconds of `waypost plan --planner rules` (through the console script's
-    function, app.cli:main), one fresh interpreter each."""
+    function, app.entry:main), one fresh interpreter each."""
     root = Path(__file__).resolve().parents[1]
     scratch = Path(tempfile.mkdtemp(prefix="waypost-cold-"))
     env = {
@@ -42,7 +42,7 @@ def plan_launches(launches: int) -> tuple[list[float], list[float]]:
         "WAYPOST_CONFIG_DIR": str(scratch / "config"),
         "WAYPOST_DATA_DIR": str(scratch / "data"),
     }
-    command = [sys.executable, "-c", "import sys; from app.cli import main; sys.exit(main())"]
+    command = [sys.executable, "-c", "import sys; from app.entry import main; sys.exit(main())"]
     command += ["plan", TASK, "--planner", "rules", "--runs-dir", str(scratch / "runs")]
     walls, cpus = [], []
     for _ in range(launches):
