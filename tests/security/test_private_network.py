@@ -4,44 +4,16 @@ for this module's Chromium only, so a page can be "public" while the fixture sit
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
-from pathlib import Path
-
 import pytest
-import pytest_asyncio
-from playwright.async_api import Browser, async_playwright
 
-from browser.discovery import find_chromium
-from browser.launch import chromium_args
 from browser.models import BrowserPolicy
 from browser.network_policy import PrivateNetworkGuard, for_task, is_private_host
-from executor.checkpoint_store import CheckpointStore
 from planner.models import ExecutionPlan
 from tests.integration.act.conftest import ActHarness, Answer, act_plan
+from tests.support.public_web import OPEN_GATE, public_url
+from tests.support.public_web import harness as harness
+from tests.support.public_web import public_chromium as public_chromium
 from tests.support.site import FixtureSite
-
-OPEN_GATE = [{"gate_id": "gate_action", "kind": "action", "blocked_actions": []}]
-PUBLIC = "public.test"
-
-
-@pytest_asyncio.fixture(loop_scope="session", scope="module")
-async def public_chromium() -> AsyncIterator[Browser]:
-    async with async_playwright() as pw:
-        exe = find_chromium(bundled=pw.chromium.executable_path)
-        args = [*chromium_args(), f"--host-resolver-rules=MAP {PUBLIC} 127.0.0.1"]
-        browser = await pw.chromium.launch(executable_path=str(exe), headless=True, args=args)
-        yield browser
-        await browser.close()
-
-
-@pytest.fixture
-def harness(public_chromium: Browser, tmp_path: Path) -> ActHarness:
-    store = CheckpointStore(tmp_path / "runs" / "waypost.sqlite3")
-    return ActHarness(browser=public_chromium, runs_dir=tmp_path / "runs", store=store)
-
-
-def _public(site: FixtureSite, path: str) -> str:
-    return site.url(path).replace("127.0.0.1", PUBLIC)
 
 
 def _reached(site: FixtureSite) -> bool:
@@ -50,7 +22,7 @@ def _reached(site: FixtureSite) -> bool:
 
 def _plan(site: FixtureSite, *, also: str | None = None) -> ExecutionPlan:
     click = [{"kind": "click", "target": {"role": "link", "name": "Router settings"}}]
-    steps = [{"step_id": "a1", "type": "ACT", "inputs": {"url": _public(site, "/hostile/to_private.html"),
+    steps = [{"step_id": "a1", "type": "ACT", "inputs": {"url": public_url(site, "/hostile/to_private.html"),
                                                           "actions": click}}]  # fmt: skip
     if also is not None:  # a second step: the task itself names a private address
         steps.append({"step_id": "a2", "type": "ACT",

@@ -6,50 +6,24 @@ Chromium only, so a page can be "public" while the fixture site serves it."""
 from __future__ import annotations
 
 import re
-from collections.abc import AsyncIterator
-from pathlib import Path
 from urllib.parse import quote
 
 import pytest
-import pytest_asyncio
-from playwright.async_api import Browser, async_playwright
+from playwright.async_api import Browser
 
-from browser.discovery import find_chromium
 from browser.hop_guard import PATTERNS, HopGuard
-from browser.launch import chromium_args
 from browser.network_policy import PrivateNetworkGuard, is_private_url
 from browser.session import BrowserSession
-from executor.checkpoint_store import CheckpointStore
 from planner.models import ExecutionPlan
 from tests.integration.act.conftest import ActHarness, Answer, act_plan
+from tests.support.public_web import OPEN_GATE, public_url
+from tests.support.public_web import harness as harness
+from tests.support.public_web import public_chromium as public_chromium
 from tests.support.site import FixtureSite
-
-OPEN_GATE = [{"gate_id": "gate_action", "kind": "action", "blocked_actions": []}]
-PUBLIC = "public.test"
-
-
-@pytest_asyncio.fixture(loop_scope="session", scope="module")
-async def public_chromium() -> AsyncIterator[Browser]:
-    async with async_playwright() as pw:
-        exe = find_chromium(bundled=pw.chromium.executable_path)
-        args = [*chromium_args(), f"--host-resolver-rules=MAP {PUBLIC} 127.0.0.1"]
-        browser = await pw.chromium.launch(executable_path=str(exe), headless=True, args=args)
-        yield browser
-        await browser.close()
-
-
-@pytest.fixture
-def harness(public_chromium: Browser, tmp_path: Path) -> ActHarness:
-    store = CheckpointStore(tmp_path / "runs" / "waypost.sqlite3")
-    return ActHarness(browser=public_chromium, runs_dir=tmp_path / "runs", store=store)
-
-
-def _public(site: FixtureSite, path: str) -> str:
-    return site.url(path).replace("127.0.0.1", PUBLIC)
 
 
 def _redirect(site: FixtureSite, to: str, *, public: bool = True) -> str:
-    where = _public(site, "/redirect") if public else site.url("/redirect")
+    where = public_url(site, "/redirect") if public else site.url("/redirect")
     return f"{where}?to={quote(to, safe='')}"
 
 
@@ -90,7 +64,7 @@ async def test_a_public_servers_redirect_to_a_private_address_is_refused(
     """Directly, and after a first public-to-public redirect: every hop is judged."""
     private = site.url(f"/prices.html?redirected=private{hops}")
     go = _chain(site, hops, private)
-    status, message = await _hop(harness, _plan(_public(site, "/index.html"), go), go)
+    status, message = await _hop(harness, _plan(public_url(site, "/index.html"), go), go)
     assert status == "blocked", message
     assert "refused 127.0.0.1: a private address, reached by a redirect from a public server" in message
     assert _served(site, "/redirect?to=" + quote(private, safe=""))  # the public server sent its 302 ...
@@ -100,7 +74,7 @@ async def test_a_public_servers_redirect_to_a_private_address_is_refused(
 def _link_page(site: FixtureSite, mark: str, *, new_tab: bool = False) -> str:
     """A public page whose "Router settings" link goes through two public redirects to a private page."""
     private = site.url(f"/prices.html?redirected={mark}")
-    start = _public(site, "/hostile/to_redirect.html") + "?to=" + quote(_chain(site, 2, private), safe="")
+    start = public_url(site, "/hostile/to_redirect.html") + "?to=" + quote(_chain(site, 2, private), safe="")
     return start + ("&blank=1" if new_tab else "")
 
 
@@ -140,9 +114,9 @@ async def test_a_redirect_in_a_new_tab_is_refused(public_chromium: Browser, site
 @pytest.mark.browser
 @pytest.mark.asyncio(loop_scope="session")
 async def test_a_redirect_between_public_pages_is_followed(harness: ActHarness, site: FixtureSite) -> None:
-    target = _public(site, "/prices.html?hop=public")
+    target = public_url(site, "/prices.html?hop=public")
     go = _chain(site, 2, target)
-    status, message = await _hop(harness, _plan(_public(site, "/index.html"), go), go)
+    status, message = await _hop(harness, _plan(public_url(site, "/index.html"), go), go)
     assert (status, message) == ("ok", "HTTP 200")
     assert _served(site, "/prices.html?hop=public")
 
@@ -158,7 +132,7 @@ async def test_a_task_that_names_a_private_address_follows_redirects_to_it(
     assert (status, message) == ("ok", "HTTP 200")
     assert _served(site, "/prices.html?hop=own")
     via_public = _chain(site, 2, site.url("/prices.html?hop=named"))
-    plan = _plan(_public(site, "/index.html"), via_public, also=site.url("/"))
+    plan = _plan(public_url(site, "/index.html"), via_public, also=site.url("/"))
     status, message = await _hop(harness, plan, via_public)
     assert (status, message) == ("ok", "HTTP 200")
     assert _served(site, "/prices.html?hop=named")
