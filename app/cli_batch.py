@@ -98,8 +98,7 @@ async def cmd_batch(args: argparse.Namespace, settings: Settings) -> int:
         return _bad(str(exc))
     spec = journal.spec
     core = build_core(settings)
-    done = len(journal.state().ended)
-    progress = None if args.json else BatchProgress(len(journal.cases), done)
+    progress = None if args.json else BatchProgress(len(journal.cases), journal.state().ended.values())
     options = BatchOptions(
         workers=spec.workers,
         approve=spec.approve,

@@ -5,18 +5,22 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Iterable
 from typing import TextIO
 
+from batch.results import CaseResult
 from batch.runner import CaseEvent
 from common.secrecy import scrub
 
 
 class BatchProgress:
-    def __init__(self, total: int, already_done: int = 0, out: TextIO | None = None) -> None:
+    def __init__(self, total: int, ended: Iterable[CaseResult] = (), out: TextIO | None = None) -> None:
+        """`ended`: cases a resumed batch already finished, so the totals count the whole batch."""
+        ended = list(ended)
         self.total = total
-        self.done = already_done
-        self.passed = 0
-        self.failed = 0
+        self.done = len(ended)
+        self.passed = sum(1 for result in ended if result.passed)
+        self.failed = self.done - self.passed
         self._began = time.monotonic()
         self._ended_here = 0
         self._out = out or sys.stderr

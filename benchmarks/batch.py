@@ -4,6 +4,9 @@ page answers after a 1.5 s delay), against one and two local Playwright servers 
 
 Run: .venv/bin/python -m benchmarks.batch [--cases 8] [--repeat 3] [--delay 1.5] [--browser-per-run]
 Figures, not pass/fail: medians over the rounds (each round measures every configuration once).
+"bare Playwright" is the machine's own ceiling: the same page opened in a fresh context on the same
+server with nothing of Waypost's (no plan, guards, capture or receipts), so a speed-up that stays
+short of linear can be told apart as Chromium's CPU on this machine or Waypost's overhead.
 Memory is this process's resident set (browsers excluded; the one Playwright client driver the
 batch shares is a child process, printed apart).
 """
@@ -19,6 +22,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from playwright.async_api import async_playwright
+
 from app.settings import load_settings
 from app.wiring import build_core, launch_options
 from batch.journal import BatchJournal
@@ -32,6 +37,7 @@ from tests.support.playwright_server import PlaywrightServer, browser_registry
 from tests.support.site import FixtureSite
 
 WORKERS = (1, 2, 4, 8)
+BARE = "bare Playwright, one server"
 MB = 1024 * 1024
 
 
@@ -74,11 +80,15 @@ class Peak:
         self.concurrent = 0
 
     async def watch(self, pool: EndpointPool) -> None:
+        """Every 0.1 s. The walk over /proc that finds the driver runs until it finds it, not at
+        every sample: on 2 cores the sampler's own CPU would otherwise slow the batch it measures."""
+        drivers: list[int] = []
         while True:
+            drivers = drivers or child_drivers()
             self.own = max(self.own, rss())
-            self.drivers = max(self.drivers, sum(rss(pid) for pid in child_drivers()))
+            self.drivers = max(self.drivers, sum(rss(pid) for pid in drivers))
             self.concurrent = max(self.concurrent, sum(slot.active for slot in pool.slots))
-            await asyncio.sleep(0.05)
+            await asyncio.sleep(0.1)
 
 
 async def one_batch(
@@ -111,6 +121,31 @@ async def one_batch(
     return seconds, peak
 
 
+async def bare_batch(site: FixtureSite, endpoint: str, workers: int, cases: int, delay: float) -> float:
+    """Seconds for `cases` pages on one kept browser, `workers` at once: context, load, one
+    screenshot, close (what a Waypost case needs of Chromium at the least)."""
+    tag = f"bare-{workers}-{time.monotonic_ns()}"
+    gate = asyncio.Semaphore(workers)
+    async with async_playwright() as pw:
+        browser = await pw.chromium.connect(endpoint)
+
+        async def one(i: int) -> None:
+            async with gate:
+                context = await browser.new_context()
+                page = await context.new_page()
+                await page.goto(site.url(f"/slow?delay={delay}&b={tag}-{i}"))
+                await page.screenshot()
+                await context.close()
+
+        began = time.perf_counter()
+        async with asyncio.TaskGroup() as group:
+            for i in range(cases):
+                group.create_task(one(i))
+        seconds = time.perf_counter() - began
+        await browser.close()
+    return seconds
+
+
 Key = tuple[str, int]  # (grid, workers)
 
 
@@ -121,16 +156,17 @@ def print_table(
     print(f"{header}  {'own MB/run':>10}")
     rates = {key: args.cases / statistics.median(spent) * 60 for key, spent in times.items()}
     for (name, workers), spent in times.items():
-        runs = peaks[(name, workers)]
+        spread = f"{min(spent):.1f}-{max(spent):.1f}"
+        median = statistics.median(spent)
+        line = f"{name:<28} {workers:>7} {rates[(name, workers)]:>10.1f} {median:>8.1f} {spread:>11}"
+        runs = peaks.get((name, workers))
+        if not runs:  # bare Playwright: no Waypost process to weigh
+            print(line)
+            continue
         concurrent = max(p.concurrent for p in runs) or 1
         own = statistics.median((p.own - baseline) / concurrent / MB for p in runs)
         drivers = statistics.median(p.drivers / MB for p in runs)
-        spread = f"{min(spent):.1f}-{max(spent):.1f}"
-        median = statistics.median(spent)
-        print(
-            f"{name:<28} {workers:>7} {rates[(name, workers)]:>10.1f} {median:>8.1f} {spread:>11}  "
-            f"{own:>10.1f}   ({concurrent} at once; shared Playwright client {drivers:.0f} MB)"
-        )
+        print(f"{line}  {own:>10.1f}   ({concurrent} at once; shared Playwright client {drivers:.0f} MB)")
     for name in dict.fromkeys(name for name, _ in times):
         print(f"{name}: 4 workers are {rates[(name, 4)] / rates[(name, 1)]:.2f}x the speed of 1")
 
@@ -163,6 +199,9 @@ async def measure(args: argparse.Namespace) -> None:
                         )
                         times.setdefault((name, workers), []).append(seconds)
                         peaks.setdefault((name, workers), []).append(peak)
+                for workers in WORKERS:
+                    seconds = await bare_batch(site, one.endpoint, workers, args.cases, args.delay)
+                    times.setdefault((BARE, workers), []).append(seconds)
             print(
                 f"{args.cases} cases per batch, pages delayed {args.delay} s, median of {args.repeat} rounds"
             )
