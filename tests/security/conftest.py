@@ -2,6 +2,18 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+
+import pytest
+
 # One shared Chromium and the act harness, as the act integration tests use them.
 from tests.integration.act.conftest import act_harness as act_harness
 from tests.integration.act.conftest import chromium as chromium
+from tests.support.ws_server import SocketServer
+
+
+@pytest.fixture
+def sockets() -> Iterator[SocketServer]:
+    """A local WebSocket server that records what pages send (tests/support/ws_server.py)."""
+    with SocketServer() as server:
+        yield server

@@ -5,27 +5,17 @@ reported as a guard event, while the socket keeps working for everything else.""
 from __future__ import annotations
 
 import asyncio
-import base64
-from collections.abc import Iterator
 
 import pytest
 from playwright.async_api import Browser
 
 from browser.driver import PlaywrightDriver
 from browser.models import BrowserPolicy, FillAction, NavigateAction, OutcomeStatus, Target
+from tests.security.exfil import EMAIL, FORMS
 from tests.support.site import FixtureSite
 from tests.support.ws_server import SocketServer
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]
-
-EMAIL = "ada.lovelace.7731@example.org"
-FORMS = [EMAIL.encode(), base64.b64encode(EMAIL.encode())]
-
-
-@pytest.fixture
-def sockets() -> Iterator[SocketServer]:
-    with SocketServer() as server:
-        yield server
 
 
 async def _type_the_email(
