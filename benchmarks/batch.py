@@ -8,7 +8,8 @@ Figures, not pass/fail: medians over the rounds (each round measures every confi
 server with nothing of Waypost's (no plan, guards, capture or receipts), so a speed-up that stays
 short of linear can be told apart as Chromium's CPU on this machine or Waypost's overhead.
 Memory is this process's resident set (browsers excluded; the one Playwright client driver the
-batch shares is a child process, printed apart).
+batch shares is a child process, printed apart). "own CPU" is this process's CPU time per case: what
+one Waypost process spends to drive a run when the browsers live elsewhere (a grid).
 """
 
 from __future__ import annotations
@@ -78,6 +79,7 @@ class Peak:
         self.own = 0
         self.drivers = 0
         self.concurrent = 0
+        self.cpu = 0.0  # this process's CPU seconds over the batch (the fixture site's threads too)
 
     async def watch(self, pool: EndpointPool) -> None:
         """Every 0.1 s. The walk over /proc that finds the driver runs until it finds it, not at
@@ -112,9 +114,10 @@ async def one_batch(
     async with GridClient() as grid, asyncio.TaskGroup() as group:
         core.resources = endpoint_resources(grid, launch_options(settings))
         watcher = group.create_task(peak.watch(pool))
-        began = time.perf_counter()
+        began, cpu = time.perf_counter(), time.process_time()
         summary = await runner.run()
         seconds = time.perf_counter() - began
+        peak.cpu = time.process_time() - cpu
         watcher.cancel()
     if summary.failed:
         raise SystemExit(f"benchmark batch had failures: {[r.reason for r in summary.runs if not r.passed]}")
@@ -153,7 +156,7 @@ def print_table(
     args: argparse.Namespace, times: dict[Key, list[float]], peaks: dict[Key, list[Peak]], baseline: int
 ) -> None:
     header = f"{'grid':<28} {'workers':>7} {'cases/min':>10} {'seconds':>8} {'range':>11}"
-    print(f"{header}  {'own MB/run':>10}")
+    print(f"{header}  {'own MB/run':>10} {'own CPU s/case':>14}")
     rates = {key: args.cases / statistics.median(spent) * 60 for key, spent in times.items()}
     for (name, workers), spent in times.items():
         spread = f"{min(spent):.1f}-{max(spent):.1f}"
@@ -166,7 +169,9 @@ def print_table(
         concurrent = max(p.concurrent for p in runs) or 1
         own = statistics.median((p.own - baseline) / concurrent / MB for p in runs)
         drivers = statistics.median(p.drivers / MB for p in runs)
-        print(f"{line}  {own:>10.1f}   ({concurrent} at once; shared Playwright client {drivers:.0f} MB)")
+        cpu = statistics.median(p.cpu / args.cases for p in runs)
+        shared = f"({concurrent} at once; shared Playwright client {drivers:.0f} MB)"
+        print(f"{line}  {own:>10.1f} {cpu:>14.3f}   {shared}")
     for name in dict.fromkeys(name for name, _ in times):
         print(f"{name}: 4 workers are {rates[(name, 4)] / rates[(name, 1)]:.2f}x the speed of 1")
 
