@@ -43,6 +43,8 @@ class BatchProgress:
         verdict = "PASS" if result.passed else "FAIL"
         expected = "" if result.passed else f" (expected {result.expected})"
         self._say(f"  {verdict}  {result.name}  {result.run_status}{expected}  {result.seconds:.1f} s")
+        if not result.passed and result.reason:  # why, in words, where the person is looking
+            self._say(f"        {result.reason}")
         self._say(self.total_line())
 
     def total_line(self) -> str:

@@ -10,7 +10,7 @@ from batch.runner import CaseEvent
 from executor.models import RunStatus
 
 
-def result(name: str, status: RunStatus) -> CaseResult:
+def result(name: str, status: RunStatus, reason: str = "") -> CaseResult:
     return CaseResult(
         name=name,
         run_id=f"run_{name}",
@@ -18,6 +18,7 @@ def result(name: str, status: RunStatus) -> CaseResult:
         expected=RunStatus.SUCCESS,
         passed=status == RunStatus.SUCCESS,
         seconds=1.0,
+        reason=reason,
     )
 
 
@@ -34,3 +35,13 @@ def test_a_new_batch_starts_from_nothing() -> None:
     progress = BatchProgress(2, out=out)
     progress(CaseEvent("ended", "a", "local", result("a", RunStatus.FAILED)))
     assert out.getvalue().splitlines()[-1].startswith("[1/2] passed 0  failed 1")
+
+
+def test_a_failed_case_says_why_under_its_line() -> None:
+    out = io.StringIO()
+    progress = BatchProgress(1, out=out)
+    failed = result("a", RunStatus.FAILED, "HTTP 404 for http://127.0.0.1:8765/nothing.html")
+    progress(CaseEvent("ended", "a", "local", failed))
+    lines = out.getvalue().splitlines()
+    assert lines[0].startswith("  FAIL  a  FAILED (expected SUCCESS)")
+    assert lines[1].strip() == "HTTP 404 for http://127.0.0.1:8765/nothing.html"
