@@ -20,6 +20,15 @@ _STYLE = (
 )
 
 
+ANSWER_CHARS = 300  # the whole answer is in the run's own report
+
+
+def _short(answer: str | None) -> str:
+    if not answer:
+        return ""
+    return answer if len(answer) <= ANSWER_CHARS else answer[: ANSWER_CHARS - 1] + "…"
+
+
 def _row(summary_dir: Path, result_index: int, summary: BatchSummary) -> str:
     r = summary.runs[result_index]
     e = html.escape
@@ -32,7 +41,7 @@ def _row(summary_dir: Path, result_index: int, summary: BatchSummary) -> str:
     return (
         f"<tr><td>{e(r.name)}</td>{verdict}<td>{e(r.run_status)}</td><td>{e(r.expected)}</td>"
         f"<td>{r.seconds:.1f} s</td><td>{e(r.endpoint or 'local')}</td><td>{link}</td>"
-        f"<td>{e(r.reason)}</td></tr>"
+        f"<td>{e(r.reason)}</td><td>{e(_short(r.answer))}</td></tr>"
     )
 
 
@@ -45,7 +54,7 @@ def index_html(summary: BatchSummary, where: Path) -> str:
         f"<title>{title}</title><style>{_STYLE}</style></head><body>"
         f"<h1>{title}</h1><p>{summary.passed} passed, {summary.failed} failed, "
         f"{summary.seconds:.1f} s</p><table><tr><th>case</th><th>result</th><th>status</th>"
-        "<th>expected</th><th>time</th><th>browser</th><th>receipts</th><th>why</th></tr>\n"
+        "<th>expected</th><th>time</th><th>browser</th><th>receipts</th><th>why</th><th>answer</th></tr>\n"
         f"{rows}\n</table></body></html>\n"
     )
 

@@ -19,6 +19,7 @@ class CaseResult(Contract):
     seconds: float = Field(ge=0)
     endpoint: str | None = None
     reason: str = ""
+    answer: str | None = None  # the run's final answer, as `waypost run` prints it
     report: str | None = None  # the run's report.html, when its receipts could be rendered
     attempts: int = Field(default=1, ge=1)
 
@@ -41,7 +42,8 @@ class BatchSummary(Contract):
         return 0 if self.failed == 0 else 1
 
     def document(self) -> dict[str, object]:
-        keys = ("name", "run_id", "run_status", "expected", "passed", "seconds", "endpoint")
+        keys = {"name", "run_id", "run_status", "expected", "passed", "seconds", "endpoint"}
+        keys |= {"reason", "answer"}  # in words, for a person reading the document
         runs = [{k: v for k, v in r.model_dump(mode="json").items() if k in keys} for r in self.runs]
         return {
             "batch_id": self.batch_id,

@@ -145,6 +145,7 @@ class BatchRunner:
             seconds=round(time.monotonic() - began, 3),
             endpoint=slot.url,
             reason=bundle.reason,
+            answer=bundle.final_answer,
             report=report,
             attempts=2 if avoid is not None else 1,
         )

@@ -71,6 +71,7 @@ def _summary() -> BatchSummary:
             seconds=1.5,
             endpoint="ws://127.0.0.1:1/",
             report=f"/runs/run_{i:012x}/report.html",
+            answer=f"answer {i}" if i else "<b>" + "long " * 100,
         )
         for i in range(3)
     ]
@@ -107,6 +108,9 @@ def test_index_links_reports_and_escapes_names(tmp_path: Path) -> None:
     assert page.count('href="../../run_') == 3
     assert "<script>" not in page and "&lt;script&gt;" in page
     assert "Content-Security-Policy" in page
+    assert "<td>answer 1</td>" in page
+    long = "&lt;b&gt;" + "long " * 59 + "l…"  # cut to 300 characters, and escaped
+    assert f"<td>{long}</td>" in page
 
 
 def test_document_has_the_fields_ci_reads() -> None:
@@ -120,7 +124,10 @@ def test_document_has_the_fields_ci_reads() -> None:
         "passed",
         "seconds",
         "endpoint",
+        "reason",
+        "answer",
     }
+    assert document["runs"][0]["answer"] == "<b>" + "long " * 100  # type: ignore[index]
 
 
 async def test_the_pool_spreads_runs_and_skips_dead_endpoints() -> None:
