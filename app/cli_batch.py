@@ -25,6 +25,7 @@ from batch.results import BatchSummary
 from batch.runner import BatchOptions, BatchRunner
 from batch.stopped import EXIT_INTERRUPTED, stopped_document, stopped_sentence
 from batch.suite import SuiteError, read_suite
+from batch.suite_secrets import with_secrets
 from browser.grid import EndpointError, GridClient, check_endpoints
 from common.secrecy import scrub
 from executor.models import ApprovalPolicy
@@ -88,9 +89,9 @@ async def cmd_batch(args: argparse.Namespace, settings: Settings) -> int:
     runs_dir = settings.runs_dir.expanduser()
     try:
         if args.resume:
-            if args.suite is not None:
-                raise SuiteError("give a SUITE or --resume BATCH_ID, not both")
             journal = BatchJournal.open(runs_dir, args.resume)
+            given = read_suite(args.suite) if args.suite is not None else None  # its secrets, again
+            journal.cases = with_secrets(journal.cases, given, journal.state().ended, args.resume)
             await check_endpoints(journal.spec.endpoints)
         else:
             journal = await _new_journal(args, settings, runs_dir)

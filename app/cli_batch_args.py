@@ -11,7 +11,12 @@ from executor.models import ApprovalPolicy
 
 def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     batch = sub.add_parser("batch", help="run a suite of cases (JSON Lines), several at once")
-    batch.add_argument("suite", nargs="?", type=Path, help="one case per line: name, task or plan, expect")
+    batch.add_argument(
+        "suite",
+        nargs="?",
+        type=Path,
+        help="one case per line: name, task or plan, expect (with --resume: gives tasks' secrets again)",
+    )
     batch.add_argument("--resume", metavar="BATCH_ID", help="finish a batch that was stopped")
     batch.add_argument("--workers", type=int, default=1, help="runs at once (default 1)")
     batch.add_argument(

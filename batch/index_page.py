@@ -10,6 +10,7 @@ import os
 from pathlib import Path
 
 from batch.results import BatchSummary
+from common.secrecy import scrub
 from receipts.layout import write_atomic
 
 _CSP = "default-src 'none'; style-src 'unsafe-inline'"
@@ -61,5 +62,6 @@ def index_html(summary: BatchSummary, where: Path) -> str:
 
 def write_index(summary: BatchSummary, folder: Path) -> Path:
     path = folder / "index.html"
-    write_atomic(path, index_html(summary, folder).encode("utf-8"), fsync=False)
+    page = scrub(index_html(summary, folder))  # a page may echo a typed secret into an answer
+    write_atomic(path, page.encode("utf-8"), fsync=False)
     return path

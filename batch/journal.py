@@ -22,6 +22,7 @@ from pydantic import Field, ValidationError
 
 from batch.results import CaseResult
 from batch.suite import SuiteCase, dump_suite, parse_suite
+from batch.suite_secrets import kept
 from common.contracts import Contract, new_id, utc_now
 from common.secrecy import scrub_data
 from executor.models import ApprovalPolicy
@@ -72,7 +73,8 @@ class BatchJournal:
         folder = batches_dir(runs_dir) / batch_id
         folder.mkdir(parents=True, exist_ok=False)
         made = BatchSpec.model_validate({"batch_id": batch_id, **spec})
-        write_atomic(folder / "suite.jsonl", dump_suite(cases).encode("utf-8"))
+        stored = dump_suite([kept(case) for case in cases])  # no secret value is written (suite_secrets)
+        write_atomic(folder / "suite.jsonl", stored.encode("utf-8"))
         write_atomic(folder / "batch.json", made.model_dump_json(indent=2).encode("utf-8"))
         return cls(folder, made, cases)
 

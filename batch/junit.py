@@ -7,6 +7,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from batch.results import BatchSummary, CaseResult
+from common.secrecy import scrub_bytes
 from receipts.layout import write_atomic
 
 
@@ -46,5 +47,5 @@ def junit_xml(summary: BatchSummary, *, suite_name: str = "waypost") -> bytes:
 
 
 def write_junit(summary: BatchSummary, path: Path) -> Path:
-    write_atomic(path, junit_xml(summary), fsync=False)
+    write_atomic(path, scrub_bytes(junit_xml(summary)), fsync=False)  # a page may echo a typed secret
     return path

@@ -20,6 +20,7 @@ from batch.pool import EndpointPool, NoEndpointLeft, Slot
 from batch.resources import ENDPOINT
 from batch.results import BatchSummary, CaseResult
 from batch.suite import SuiteCase
+from batch.suite_secrets import secret_values
 from browser.deadline import BrowserLost
 from browser.grid import BrowserError, reachable
 from common.contracts import new_id
@@ -199,6 +200,7 @@ class BatchRunner:
                 safe_mode=self.options.safe_mode,
                 approval_policy=self.options.approve,
                 confirm=self._confirm(case),
+                secrets=secret_values(case) or None,  # a run cut off in another process lost them
             )
         except UnknownRun:
             return None
