@@ -39,6 +39,9 @@ _ALL_WORDS = tuple(_WORD_TO_KEY)
 _PLACE = (
     r"|(?:^|\s)(?:on|at|in|trên|tren|tại|tai|ở)\s+(?:https?://|this\b|the\b|trang\b|[\w-]+\.[a-z]{2,})"
     r"|\s(?:in|into|vào|vao)\s+(?:the\s+)?(?:form|field|box|ô|o|trường|truong|biểu mẫu|bieu mau)\b"
+    # "type X into the Password field": the field's own name starts the next hit, so only
+    # "into the" is left after the value
+    r"|\s(?:in|into|vào|vao)(?:\s+the)?\s*$"
 )
 _STOP = re.compile(
     r"(?i)\s*(?:[,;()\n]|\s(?:and|và|va|then|rồi|roi|but|nhưng|nhung|after that|sau đó)\s|\.\s|\.$|$"
