@@ -16,6 +16,7 @@ from app import cli_batch_args as batch_args
 from app.settings import Settings
 from app.wiring import build_core, launch_options
 from batch.confirm import OneAtATime
+from batch.endpoint_secrets import credentials, with_endpoints
 from batch.journal import BatchJournal, BatchJournalError
 from batch.junit import write_junit
 from batch.pool import EndpointPool
@@ -27,7 +28,7 @@ from batch.stopped import EXIT_INTERRUPTED, stopped_document, stopped_sentence
 from batch.suite import SuiteError, read_suite
 from batch.suite_secrets import with_secrets
 from browser.grid import EndpointError, GridClient, check_endpoints
-from common.secrecy import scrub
+from common.secrecy import live_secrets, scrub
 from executor.models import ApprovalPolicy
 from receipts.keys import install_key
 
@@ -42,13 +43,14 @@ def _bad(message: str) -> int:
     return EXIT_BAD_INPUT
 
 
-async def _new_journal(args: argparse.Namespace, settings: Settings, runs_dir: Path) -> BatchJournal:
+async def _new_journal(
+    args: argparse.Namespace, endpoints: list[str], runs_dir: Path, settings: Settings
+) -> BatchJournal:
     if args.suite is None:
         raise SuiteError("give a SUITE file, or --resume BATCH_ID")
     if args.workers < 1 or (args.per_browser is not None and args.per_browser < 1):
         raise SuiteError("--workers and --per-browser take a number of at least 1")
     cases = read_suite(args.suite)
-    endpoints = list(args.browser or settings.browser_endpoints)
     await check_endpoints(endpoints)  # before the batch exists: a typo leaves nothing behind
     per = args.per_browser or math.ceil(args.workers / max(1, len(endpoints)))
     return BatchJournal.create(
@@ -86,15 +88,22 @@ def _human(summary: BatchSummary, journal: BatchJournal, junit: Path | None) -> 
 
 
 async def cmd_batch(args: argparse.Namespace, settings: Settings) -> int:
+    endpoints = list(args.browser or settings.browser_endpoints)
+    with live_secrets(credentials(endpoints)):  # a grid's token is printed and written nowhere
+        return await _batch(args, settings, endpoints)
+
+
+async def _batch(args: argparse.Namespace, settings: Settings, endpoints: list[str]) -> int:
     runs_dir = settings.runs_dir.expanduser()
     try:
         if args.resume:
             journal = BatchJournal.open(runs_dir, args.resume)
             given = read_suite(args.suite) if args.suite is not None else None  # its secrets, again
             journal.cases = with_secrets(journal.cases, given, journal.state().ended, args.resume)
+            journal.spec.endpoints = with_endpoints(journal.spec.endpoints, endpoints, args.resume)
             await check_endpoints(journal.spec.endpoints)
         else:
-            journal = await _new_journal(args, settings, runs_dir)
+            journal = await _new_journal(args, endpoints, runs_dir, settings)
     except (SuiteError, EndpointError, BatchJournalError) as exc:
         return _bad(str(exc))
     spec = journal.spec

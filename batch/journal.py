@@ -20,6 +20,7 @@ from pathlib import Path
 
 from pydantic import Field, ValidationError
 
+from batch.endpoint_secrets import kept as kept_endpoint
 from batch.results import CaseResult
 from batch.suite import SuiteCase, dump_suite, parse_suite
 from batch.suite_secrets import kept
@@ -75,7 +76,8 @@ class BatchJournal:
         made = BatchSpec.model_validate({"batch_id": batch_id, **spec})
         stored = dump_suite([kept(case) for case in cases])  # no secret value is written (suite_secrets)
         write_atomic(folder / "suite.jsonl", stored.encode("utf-8"))
-        write_atomic(folder / "batch.json", made.model_dump_json(indent=2).encode("utf-8"))
+        shown = made.model_copy(update={"endpoints": [kept_endpoint(url) for url in made.endpoints]})
+        write_atomic(folder / "batch.json", shown.model_dump_json(indent=2).encode("utf-8"))
         return cls(folder, made, cases)
 
     @classmethod
