@@ -4,14 +4,22 @@ that finishes the batch. Read from the journal, so it is true even when workers 
 
 from __future__ import annotations
 
+from batch.endpoint_secrets import credentials
 from batch.journal import BatchJournal
 from batch.results import BatchSummary
+from batch.suite import SuiteCase
+from batch.suite_secrets import holds_secrets, kept
 
 EXIT_INTERRUPTED = 130
 
 
-def resume_command(batch_id: str) -> str:
-    return f"waypost batch --resume {batch_id}"
+def resume_command(journal: BatchJournal, left: list[SuiteCase]) -> str:
+    """What to type next. Secrets are not kept in the batch folder, so a case left that held one
+    needs the suite file again, and an endpoint that held a key needs its --browser again."""
+    suite = "SUITE " if any(holds_secrets(kept(case)) for case in left) else ""
+    endpoints = journal.spec.endpoints
+    browsers = " --browser ENDPOINT" * len(endpoints) if credentials(endpoints) else ""
+    return f"waypost batch {suite}--resume {journal.spec.batch_id}{browsers}"
 
 
 def stopped_document(journal: BatchJournal, signal_name: str, seconds: float) -> dict[str, object]:
@@ -35,7 +43,7 @@ def stopped_document(journal: BatchJournal, signal_name: str, seconds: float) ->
         "batch_status": "INTERRUPTED",
         "reason": reason,
         "resumable": left,
-        "resume_command": resume_command(batch_id),
+        "resume_command": resume_command(journal, [c for c in journal.cases if c.name not in state.ended]),
         "exit_code": EXIT_INTERRUPTED,
     }
 
