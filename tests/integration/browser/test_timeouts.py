@@ -35,6 +35,20 @@ async def test_never_loading_page_times_out_on_load_but_not_on_domcontentloaded(
     assert waiting.status is OutcomeStatus.TIMEOUT
 
 
+async def test_navigation_that_timed_out_before_the_server_answered_is_stopped(
+    driver: PlaywrightDriver, site: FixtureSite
+) -> None:
+    """Chromium ignores a navigation to the URL of one still waiting for its server (the newer one
+    ends in net::ERR_ABORTED): the step that timed out stops its own, so opening the URL again works."""
+    url = site.url("/slow?delay=0.6")  # the server answers after the first step's 300 ms are up
+    first = await act(driver, "navigate", url=url, timeout_ms=300)
+    assert first.status is OutcomeStatus.TIMEOUT
+    assert first.url_after == "about:blank"  # stopped: the late answer never replaces the page
+    again = await act(driver, "navigate", url=url, wait_until="domcontentloaded")
+    assert again.ok, again.message
+    assert again.title_after == "Slow page"
+
+
 async def test_disabled_button_times_out_waiting_for_actionability(
     driver: PlaywrightDriver, site: FixtureSite
 ) -> None:
