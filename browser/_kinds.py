@@ -33,6 +33,7 @@ from browser.models import (
     UploadAction,
     WaitAction,
 )
+from browser.navigation import open_url
 from browser.observe import INDEX_ATTR
 from browser.request_guard import IS_SEARCH_FIELD
 from browser.session import BrowserSession
@@ -72,7 +73,7 @@ async def navigate(session: BrowserSession, action: NavigateAction, limit_ms: fl
     if reason is not None:
         return ActionOutcome(kind="navigate", status=OutcomeStatus.BLOCKED, message=reason)
     nav_timeout = float(action.timeout_ms or session.navigation_timeout_ms)
-    response = await session.page.goto(action.url, wait_until=action.wait_until, timeout=nav_timeout)
+    response = await open_url(session.page, action.url, wait_until=action.wait_until, timeout_ms=nav_timeout)
     status = response.status if response is not None else None
     if status is not None and status >= 400:  # the server answered with an error page: not opened
         return ActionOutcome(

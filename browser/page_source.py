@@ -15,6 +15,7 @@ from playwright.async_api import Error, Page
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from browser.models import Contract
+from browser.navigation import open_url
 from browser.session import BrowserSession
 
 MAX_BODY_BYTES = 20 * 1024 * 1024
@@ -87,7 +88,7 @@ async def load_page(
     page: Page = await session.new_tab() if new_tab else session.page
     mark = len(session.guard_events)
     try:
-        response = await page.goto(url, wait_until="load", timeout=timeout)
+        response = await open_url(page, url, wait_until="load", timeout_ms=timeout)
         status = response.status if response is not None else None
         if status is not None and status >= 400:
             raise PageLoadError(f"HTTP {status} for {url}", url=url, retryable=status in _RETRYABLE_STATUS)
