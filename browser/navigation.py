@@ -3,7 +3,8 @@
 
 Playwright's `goto` gives up at its timeout, but Chromium keeps the navigation going. The next
 navigation then races the leftover: Chromium ignores a second navigation to the URL of one still
-waiting for its server (the newer one ends in net::ERR_ABORTED, the leftover carries on), and a
+waiting for its server (its IgnoreDuplicateNavs rule: the newer one ends in net::ERR_ABORTED, the
+leftover carries on; plain Playwright shows it with two `goto`s of one slow URL), and a
 leftover that already has its answer commits in the middle of the next `goto`, which Playwright
 reports as "interrupted by another navigation". So a navigation is opened in two phases: until its
 document commits, then until the awaited load state. One that has not committed when its time is up
@@ -35,7 +36,9 @@ async def open_url(page: Page, url: str, *, wait_until: WaitUntil, timeout_ms: f
     try:
         response = await _commit(page, url, clock)
     except PlaywrightTimeout as exc:
-        raise PlaywrightTimeout(f"Timeout {timeout_ms:g}ms exceeded: {url} did not open (stopped)") from exc
+        raise PlaywrightTimeout(
+            f"Timeout {timeout_ms:g}ms exceeded: {url} did not open; its loading was stopped"
+        ) from exc
     if wait_until == "commit":
         return response
     try:
@@ -68,8 +71,9 @@ async def _goto(page: Page, url: str, clock: _Budget) -> Response | None:
 
 
 async def stop_loading(page: Page) -> None:
-    """Cancels the tab's navigations that have not reached their document yet (CDP Page.stopLoading,
-    which Chromium handles before it answers, so nothing cancelled can start after it)."""
+    """Cancels the tab's navigations still waiting for their answer (CDP Page.stopLoading: Chromium
+    cancels them before it replies). One whose answer is already on its way to the page's renderer
+    still commits: `_commit` copes with that."""
     try:
         cdp = await page.context.new_cdp_session(page)
     except Error:
