@@ -25,10 +25,10 @@ from __future__ import annotations
 import threading
 from collections import Counter
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from types import TracebackType
 
-from tests.support.http_reply import send_reply
+from tests.support.http_reply import PageServer, send_reply
 
 _FORM = b"""<!doctype html><html><head><title>Fault form</title></head><body>
 <h1>Contact</h1>
@@ -71,12 +71,11 @@ class FaultSite:
         self._gets: Counter[str] = Counter()
         self._released = threading.Event()
         self._proceed = threading.Event()
-        self._server: ThreadingHTTPServer | None = None
+        self._server: PageServer | None = None
         self._thread: threading.Thread | None = None
 
     def start(self) -> FaultSite:
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), _make_handler(self))
-        self._server.daemon_threads = True
+        self._server = PageServer(("127.0.0.1", 0), _make_handler(self))
         self._thread = threading.Thread(target=self._server.serve_forever, name="fault-site", daemon=True)
         self._thread.start()
         return self

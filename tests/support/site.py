@@ -18,12 +18,12 @@ import mimetypes
 import threading
 from collections import Counter
 from http import HTTPStatus
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 from pathlib import Path
 from types import TracebackType
 from urllib.parse import parse_qs, urlsplit
 
-from tests.support.http_reply import send_reply
+from tests.support.http_reply import PageServer, send_reply
 
 SITE_DIR = Path(__file__).resolve().parent.parent / "fixtures" / "site"
 
@@ -39,15 +39,14 @@ class FixtureSite:
         self._post_bodies: dict[str, list[bytes]] = {}
         self._gets: list[str] = []
         self._released = threading.Event()
-        self._server: ThreadingHTTPServer | None = None
+        self._server: PageServer | None = None
         self._thread: threading.Thread | None = None
 
     # --- lifecycle --------------------------------------------------------------------------
 
     def start(self) -> FixtureSite:
         handler = _make_handler(self)
-        self._server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
-        self._server.daemon_threads = True
+        self._server = PageServer(("127.0.0.1", 0), handler)
         self._thread = threading.Thread(target=self._server.serve_forever, name="fixture-site", daemon=True)
         self._thread.start()
         return self
