@@ -15,18 +15,16 @@ from urllib.parse import quote, urlsplit
 
 import pytest
 import pytest_asyncio
-from playwright.async_api import Browser, async_playwright
+from playwright.async_api import Browser
 
-from browser.discovery import find_chromium
 from browser.launch import chromium_args
 from browser.local_network import FEATURE, with_checks
 from browser.models import BrowserPolicy, LaunchOptions
 from browser.session import BrowserSession
-from executor.checkpoint_store import CheckpointStore
 from tests.integration.act.conftest import ActHarness, Answer, act_plan
+from tests.support.public_web import OPEN_GATE, chromium_with, harness_on
 from tests.support.site import FixtureSite
 
-OPEN_GATE = [{"gate_id": "gate_action", "kind": "action", "blocked_actions": []}]
 RULES = "--host-resolver-rules=MAP public.test 127.0.0.1, MAP router.test 127.0.0.1"
 
 
@@ -43,18 +41,13 @@ def _public_args(public_site: FixtureSite) -> list[str]:
 
 @pytest_asyncio.fixture(loop_scope="session", scope="module")
 async def public_web(public_site: FixtureSite) -> AsyncIterator[Browser]:
-    async with async_playwright() as pw:
-        exe = find_chromium(bundled=pw.chromium.executable_path)
-        args = chromium_args(_public_args(public_site))
-        browser = await pw.chromium.launch(executable_path=str(exe), headless=True, args=args)
+    async with chromium_with(_public_args(public_site)) as browser:
         yield browser
-        await browser.close()
 
 
 @pytest.fixture
 def harness(public_web: Browser, tmp_path: Path) -> ActHarness:
-    store = CheckpointStore(tmp_path / "runs" / "waypost.sqlite3")
-    return ActHarness(browser=public_web, runs_dir=tmp_path / "runs", store=store)
+    return harness_on(public_web, tmp_path)
 
 
 def _start(public_site: FixtureSite, link: str) -> str:

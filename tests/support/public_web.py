@@ -4,6 +4,7 @@ the fixture site counts as public (navigation-policy attack tests); one per test
 from __future__ import annotations
 
 from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from pathlib import Path
 
 import pytest
@@ -20,20 +21,30 @@ OPEN_GATE = [{"gate_id": "gate_action", "kind": "action", "blocked_actions": []}
 PUBLIC = "public.test"
 
 
-@pytest_asyncio.fixture(loop_scope="session", scope="module")
-async def public_chromium() -> AsyncIterator[Browser]:
+@asynccontextmanager
+async def chromium_with(extra: list[str]) -> AsyncIterator[Browser]:
+    """A headless Chromium launched with Waypost's flags plus `extra` (name rules, address spaces)."""
     async with async_playwright() as pw:
         exe = find_chromium(bundled=pw.chromium.executable_path)
-        args = [*chromium_args(), f"--host-resolver-rules=MAP {PUBLIC} 127.0.0.1"]
-        browser = await pw.chromium.launch(executable_path=str(exe), headless=True, args=args)
+        browser = await pw.chromium.launch(executable_path=str(exe), headless=True, args=chromium_args(extra))
         yield browser
         await browser.close()
 
 
+def harness_on(browser: Browser, tmp_path: Path) -> ActHarness:
+    store = CheckpointStore(tmp_path / "runs" / "waypost.sqlite3")
+    return ActHarness(browser=browser, runs_dir=tmp_path / "runs", store=store)
+
+
+@pytest_asyncio.fixture(loop_scope="session", scope="module")
+async def public_chromium() -> AsyncIterator[Browser]:
+    async with chromium_with([f"--host-resolver-rules=MAP {PUBLIC} 127.0.0.1"]) as browser:
+        yield browser
+
+
 @pytest.fixture
 def harness(public_chromium: Browser, tmp_path: Path) -> ActHarness:
-    store = CheckpointStore(tmp_path / "runs" / "waypost.sqlite3")
-    return ActHarness(browser=public_chromium, runs_dir=tmp_path / "runs", store=store)
+    return harness_on(public_chromium, tmp_path)
 
 
 def public_url(site: FixtureSite, path: str) -> str:
