@@ -24,12 +24,15 @@ from app.cli_secrets import SecretOptionError, add_secret_arguments, read_secret
 from app.cli_signals import Stop
 from app.hardening import owner_only_umask, tighten
 from app.settings import Settings, SettingsError, config_dir, load_settings
+from app.stopped import default_signals, signal_name
+from common.moments import reached
 from common.secrecy import live_secrets, scrub, scrub_data
 from executor.models import ApprovalPolicy, RunBundleV1
 from executor.observability import configure_json_logging
 from planner.models import ExecutionPlan
 
 if TYPE_CHECKING:
+    from executor.checkpoint_store import CheckpointStore
     from executor.confirm import ConfirmHandler
     from executor.service import AgentCore
 
@@ -41,10 +44,13 @@ if TYPE_CHECKING:
 #: was never imported cannot be of its type.
 _BAD_INPUT_ERRORS = (
     ("planner.service", "PlannerConfigError"),
+    ("planner.plan_file", "PlanFileError"),
+    ("executor.plan_check", "PlanRejected"),
     ("executor.service", "UnknownRun"),
     ("executor.checkpoint_store", "CheckpointStoreError"),
     ("receipts.errors", "ReceiptsError"),
     ("browser.discovery", "ChromiumNotFound"),
+    ("browser.deadline", "BrowserDidNotStart"),
 )
 
 EXIT_BAD_INPUT = 2
@@ -202,21 +208,15 @@ async def _finish_run(args: argparse.Namespace, core: AgentCore, bundle: RunBund
 async def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     if sum(map(bool, (args.task, args.plan_file, args.audio))) != 1:
         raise BadInput("give a TASK, --plan FILE or --audio FILE.wav (exactly one)")
-    from pydantic import ValidationError
-
     from app.wiring import build_core
+    from planner.plan_file import read_plan_file
 
     spoken = await cli_voice.task_from_audio(args, settings) if args.audio else None
     if spoken is not None:
         args.task = spoken[0]
     core = build_core(settings)
     if args.plan_file:
-        try:
-            plan = ExecutionPlan.model_validate_json(args.plan_file.read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError) as exc:
-            raise BadInput(f"cannot read plan {args.plan_file}: {exc}") from exc
-        except ValidationError as exc:
-            raise BadInput(f"invalid plan {args.plan_file}:\n{exc}") from exc
+        plan = read_plan_file(args.plan_file)
     else:
         plan = (await core.plan(args.task, url=args.url, planner=settings.planner)).plan
         if not args.json:
@@ -241,6 +241,8 @@ async def _run_plan(
     from common.contracts import new_id
 
     args.stop.run_id = run_id = new_id("run")  # named now: a stopped run says how to resume it
+    args.stop.opened = lambda: _in_store(core.store, run_id)
+    reached("run.named")
     bundle = await core.run(
         plan,
         run_id=run_id,
@@ -255,11 +257,35 @@ async def _run_plan(
     return await _finish_run(args, core, bundle)
 
 
+def _in_store(store: CheckpointStore, run_id: str) -> bool:
+    """The run reached the run store, so `waypost resume` can continue it (a store that cannot be
+    read now cannot say so: no resume command is promised)."""
+    from executor.checkpoint_store import CheckpointStoreError
+
+    try:
+        return store.has_run(run_id)
+    except CheckpointStoreError:
+        return False
+
+
+def _in_store_of(settings: Settings, run_id: str) -> bool:
+    """As `_in_store`, before this command has opened the store (a resume stopped early)."""
+    from app.wiring import store_path
+    from executor.checkpoint_store import CheckpointStore, CheckpointStoreError
+
+    try:
+        with CheckpointStore(store_path(Path(settings.runs_dir).expanduser())) as store:
+            return _in_store(store, run_id)
+    except CheckpointStoreError:
+        return False
+
+
 async def _cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
     from app.progress import ProgressPrinter
     from app.wiring import build_core
 
     args.stop.run_id = args.run_id
+    args.stop.opened = lambda: _in_store_of(settings, args.run_id)
     core = build_core(settings)
     answers = {ApprovalPolicy.ALL: True, ApprovalPolicy.NONE: False}
     policy = ApprovalPolicy(args.approve) if args.approve else settings.approve
@@ -325,6 +351,7 @@ async def _cmd_doctor(args: argparse.Namespace, settings: Settings) -> int:
 def _dispatch(args: argparse.Namespace) -> int:
     owner_only_umask()  # every file from here on is 0600, every folder 0700
     settings = _settings(args)
+    reached("settings.read")
     check_display(bool(getattr(args, "headed", False)))
     runs_dir = usable_runs_dir(Path(settings.runs_dir).expanduser())  # a folder, or exit 2 with why
     tighten([runs_dir, config_dir()])
@@ -336,6 +363,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     if args.command == "gui":
         from app.gui_entry import open_gui
 
+        default_signals()  # the window's own loop answers them as it always has
         return open_gui(settings)  # imported late: plan/run/doctor should not load Qt
     commands = {
         "plan": _cmd_plan,
@@ -352,6 +380,7 @@ def _dispatch(args: argparse.Namespace) -> int:
 
     async def watched() -> int:
         with args.stop.watch():
+            reached("command.started")
             return await command(args, settings)
 
     return asyncio.run(watched())
@@ -373,10 +402,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         has_display = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
         args = parser.parse_args(["gui"] if has_display else ["demo"])
     args.stop = stop = Stop(as_json=bool(getattr(args, "json", False)))
+    reached("cli.parsed")
     try:
         return _dispatch(args)
     except _bad_input_errors() as exc:
-        print(scrub(f"waypost: {exc}"), file=sys.stderr)
+        print(scrub(f"waypost: {exc}{_resume_hint(stop)}"), file=sys.stderr)
         return EXIT_BAD_INPUT
     except EnvironmentProblem as exc:
         print(scrub(f"waypost: {exc}"), file=sys.stderr)
@@ -386,8 +416,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     except OSError as exc:  # a file or folder of this machine, named in the sentence
         print(scrub(f"waypost: {describe_os_error(exc)}"), file=sys.stderr)
         return EXIT_BAD_INPUT
-    except (KeyboardInterrupt, asyncio.CancelledError):
+    except (KeyboardInterrupt, asyncio.CancelledError) as exc:
+        if isinstance(exc, KeyboardInterrupt):  # before or after the command's own handlers
+            stop.signal_name = signal_name(exc)
         return stop.report(bool(getattr(args, "json", False)))
+
+
+def _resume_hint(stop: Stop) -> str:
+    """For a problem met after the run was opened (a browser that would not start): the run waits."""
+    if stop.run_id is None or not stop.opened():
+        return ""
+    run = stop.run_id
+    return f" (run {run} is checkpointed: once that is fixed, `waypost resume {run}` continues it)"
 
 
 if __name__ == "__main__":

@@ -1,23 +1,26 @@
 """The `waypost` command's first Waypost code (the console script and `python -m app` both call
-`main`): a Ctrl-C from here until a command has started is a quiet exit 130, never a traceback
-(docs/architecture.md, "Faults (every run ends, says why, and can be resumed)")."""
+`main`). From its first line SIGINT and SIGTERM are Waypost's: before a command has started either
+one is a quiet exit 130 with a sentence (and with --json a document), never a traceback and never a
+process killed mid-word (docs/architecture.md, "Faults (every run ends, says why, and can be
+resumed)"). This module loads only what that needs."""
 
 from __future__ import annotations
 
 import sys
 
-#: What a person sees after a Ctrl-C while the CLI's modules load: nothing started, nothing to resume.
-STOPPED_BEFORE_START = "waypost: stopped before start; nothing to resume"
+from app.stopped import signal_name, take_signals, tell, wants_json
+from common.moments import reached
 
 
 def main() -> int:
-    """Imports the CLI inside the guard: its modules take a moment to load, and a Ctrl-C there (or
+    """Imports the CLI inside the guard: its modules take a moment to load, and a signal there (or
     while the arguments are read) has nothing to stop. Once a command runs, the CLI itself answers
-    Ctrl-C with a checkpoint and the resume command."""
+    both signals with a checkpoint and the resume command."""
+    take_signals()
     try:
+        reached("entry.started")
         from app.cli import main as run_command
 
         return run_command()
-    except KeyboardInterrupt:
-        print(STOPPED_BEFORE_START, file=sys.stderr)
-        return 130
+    except KeyboardInterrupt as exc:
+        return tell(signal_name(exc), None, wants_json(sys.argv[1:]), started=False)

@@ -60,7 +60,7 @@ class Waypost:
         from app.settings import load_settings
         from app.wiring import build_core
         from executor.models import ApprovalPolicy
-        from planner.models import ExecutionPlan
+        from planner.plan_file import read_plan_file
         from receipts.report import export_report
 
         url, approve, plan = options.get("url"), options.get("approve", "all"), options.get("plan")
@@ -69,8 +69,7 @@ class Waypost:
         settings = load_settings(overrides={"runs_dir": self.runs_dir, "approve": approve})
         core = build_core(settings)
         if plan is not None:
-            text = await asyncio.to_thread(plan.read_text, encoding="utf-8")
-            execution = ExecutionPlan.model_validate_json(text)
+            execution = await asyncio.to_thread(read_plan_file, plan)
         else:
             assert task is not None
             execution = (await core.plan(task, url=url, planner=settings.planner)).plan

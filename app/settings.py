@@ -13,8 +13,18 @@ from pathlib import Path
 from typing import Any, Literal
 
 import tomli_w
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 
+from app import setting_values
+from common.bounded_read import SETTINGS_BYTES, FileTooLarge, read_text
 from common.paths import data_dir
 from executor.models import ApprovalPolicy
 
@@ -64,6 +74,32 @@ class Settings(BaseModel):
     voice_language: str = "en"
     voice_device: str | None = None
     voice_keep_audio: bool = False
+
+    @field_validator("base_url", "voice_base_url")
+    @classmethod
+    def _web(cls, value: str | None) -> str | None:
+        return None if value is None else setting_values.web_address(value)
+
+    @field_validator("cdp_url")
+    @classmethod
+    def _browser_address(cls, value: str | None) -> str | None:
+        return None if value is None else setting_values.web_address(value, setting_values.BROWSER_ENDPOINT)
+
+    @field_validator("browser_endpoints")
+    @classmethod
+    def _endpoints(cls, value: list[str]) -> list[str]:
+        return [setting_values.web_address(v, setting_values.BROWSER_ENDPOINT) for v in value]
+
+    @field_validator("browser_path")
+    @classmethod
+    def _program(cls, value: str | None) -> str | None:
+        return None if value is None else setting_values.program(value)
+
+    @model_validator(mode="after")
+    def _search(self) -> Settings:
+        if self.search_url is not None:
+            setting_values.search_template(self.search_url, self.search_provider)
+        return self
 
     @property
     def llm_configured(self) -> bool:
@@ -150,22 +186,46 @@ def load_settings(
     `read_keyring=False` when no model will be called (`waypost plan --planner rules`): asking the
     OS keyring loads its backends, which costs more than the whole plan."""
     path = path or settings_path()
+    env = os.environ if env is None else env
     values: dict[str, Any] = {}
     if path.exists():
         try:
-            values.update(tomllib.loads(path.read_text(encoding="utf-8")))
+            values.update(tomllib.loads(read_text(path, SETTINGS_BYTES, what="settings file")))
+        except FileTooLarge as exc:
+            raise SettingsError(str(exc)) from exc
         except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
             raise SettingsError(f"cannot read settings {path}: {exc}") from exc
         values.pop("api_key", None)  # never honoured from plain config
     key = _keyring_key() if read_keyring else None
     if key is not None:
         values["api_key"] = key
-    values.update(_from_env(os.environ if env is None else env))
-    values.update({k: v for k, v in (overrides or {}).items() if v is not None})
+    values.update(_from_env(env))
+    flags = {k: v for k, v in (overrides or {}).items() if v is not None}
+    values.update(flags)
     try:
         return Settings.model_validate(values)
     except ValidationError as exc:
-        raise SettingsError(f"invalid settings ({path}): {exc}") from exc
+        raise SettingsError(_named(exc, values, env=env, flags=flags, file=path)) from exc
+
+
+def _named(
+    exc: ValidationError,
+    values: Mapping[str, Any],
+    *,
+    env: Mapping[str, str],
+    flags: Mapping[str, Any],
+    file: Path,
+) -> str:
+    """The first problem, naming the setting as the person set it: `WAYPOST_SEARCH_URL='...': ...`."""
+    error = exc.errors()[0]
+    loc = error.get("loc", ())
+    message = str(error.get("msg", exc)).removeprefix("Value error, ")
+    key = str(loc[0]) if loc else ("search_url" if values.get("search_url") else "")
+    if not key:
+        return f"invalid settings ({file}): {message}"
+    shown = "[hidden]" if key == "api_key" else repr(values.get(key))
+    where = setting_values.named(key, shown, env=env, env_names=_ENV, flags=flags, file=file)
+    return f"{where}: {message}"
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> Path:

@@ -24,6 +24,7 @@ from batch.endpoint_secrets import kept as kept_endpoint
 from batch.results import CaseResult
 from batch.suite import SuiteCase, dump_suite, parse_suite
 from batch.suite_secrets import kept
+from common.bounded_read import FILE_BYTES, NOTE_BYTES, SUITE_BYTES, FileTooLarge, read_bytes, read_text
 from common.contracts import Contract, new_id, utc_now
 from common.secrecy import scrub_data
 from executor.models import ApprovalPolicy
@@ -88,8 +89,12 @@ class BatchJournal:
         if not folder.is_dir():
             raise BatchJournalError(f"no batch {batch_id!r} in {batches_dir(runs_dir)}")
         try:
-            spec = BatchSpec.model_validate_json((folder / "batch.json").read_bytes())
-            cases = parse_suite((folder / "suite.jsonl").read_text(encoding="utf-8"), source="suite.jsonl")
+            spec = BatchSpec.model_validate_json(
+                read_bytes(folder / "batch.json", NOTE_BYTES, what="batch file")
+            )
+            cases = parse_suite(
+                read_text(folder / "suite.jsonl", SUITE_BYTES, what="suite"), source="suite.jsonl"
+            )
         except (OSError, ValidationError, ValueError) as exc:
             raise BatchJournalError(f"batch {batch_id} cannot be read back: {exc}") from exc
         return cls(folder, spec, cases)
@@ -111,9 +116,11 @@ class BatchJournal:
         """What the journal says so far; a torn last line (a kill mid-write) is ignored."""
         state = JournalState()
         try:
-            lines = self.path.read_text(encoding="utf-8").splitlines()
+            lines = read_text(self.path, FILE_BYTES, what="batch journal").splitlines()
         except FileNotFoundError:
             return state
+        except FileTooLarge as exc:
+            raise BatchJournalError(str(exc)) from exc
         for line in lines:
             try:
                 event = json.loads(line)

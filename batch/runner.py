@@ -21,7 +21,7 @@ from batch.resources import ENDPOINT
 from batch.results import BatchSummary, CaseResult
 from batch.suite import SuiteCase
 from batch.suite_secrets import secret_values
-from browser.deadline import BrowserLost
+from browser.deadline import BrowserDidNotStart, BrowserLost
 from browser.grid import BrowserError, reachable
 from common.contracts import new_id
 from executor.checkpoint_store import CheckpointStoreError
@@ -41,6 +41,7 @@ CASE_ERRORS: tuple[type[BaseException], ...] = (
     LookupError,
     BrowserError,
     BrowserLost,
+    BrowserDidNotStart,
     ExecutorError,
     CheckpointStoreError,
     ReceiptsError,

@@ -11,6 +11,7 @@ from pathlib import Path
 
 from pydantic import Field, ValidationError, model_validator
 
+from common.bounded_read import SUITE_BYTES, FileTooLarge, read_text
 from common.contracts import Contract
 from executor.models import RunStatus
 from planner.models import ExecutionPlan
@@ -73,7 +74,9 @@ def parse_suite(text: str, *, source: str = "suite") -> list[SuiteCase]:
 
 def read_suite(path: Path) -> list[SuiteCase]:
     try:
-        text = path.read_text(encoding="utf-8")
+        text = read_text(path, SUITE_BYTES, what="suite")
+    except FileTooLarge as exc:
+        raise SuiteError(str(exc)) from exc
     except (OSError, UnicodeDecodeError) as exc:
         raise SuiteError(f"cannot read suite {path}: {exc}") from exc
     return parse_suite(text, source=str(path))

@@ -250,15 +250,16 @@ async def download(session: BrowserSession, action: DownloadAction, limit_ms: fl
     name = _safe_name(action.save_as or dl.suggested_filename)
     path = _unique(session.downloads_dir / name)
     await dl.save_as(path)
-    data = path.read_bytes()
+    with path.open("rb") as saved:  # hashed as it is read: a download may be larger than memory
+        digest = hashlib.file_digest(saved, "sha256").hexdigest()
     return ActionOutcome(
         kind="download",
         status=OK,
         resolved=found.resolved,
         download=DownloadInfo(
             path=str(path),
-            sha256=hashlib.sha256(data).hexdigest(),
-            size=len(data),
+            sha256=digest,
+            size=path.stat().st_size,
             suggested_filename=dl.suggested_filename,
         ),
     )

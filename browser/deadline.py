@@ -52,3 +52,8 @@ class Deadlines:
 
 class BrowserLost(Exception):
     """The browser process went away (crashed or killed) mid-run: nothing more can be done in it."""
+
+
+class BrowserDidNotStart(Exception):
+    """No browser could be launched or attached to: the program, display or address the settings name
+    is not a Chromium that answers. The message says which setting to change (browser/launch.py)."""

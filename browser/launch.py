@@ -10,8 +10,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from playwright.async_api import Browser, BrowserContext, Playwright, ViewportSize
+from playwright.async_api import Browser, BrowserContext, Error, Playwright, ViewportSize
 
+from browser.deadline import BrowserDidNotStart
 from browser.discovery import ENV_VAR, find_chromium
 from browser.local_network import with_checks
 from browser.models import LaunchOptions
@@ -50,7 +51,32 @@ class Launched:
 
 
 async def launch(pw: Playwright, options: LaunchOptions, *, private_network: bool = False) -> Launched:
-    """`private_network`: the run's task names a private address, so Chromium's own check is off."""
+    """`private_network`: the run's task names a private address, so Chromium's own check is off.
+    A browser that cannot be started or reached is BrowserDidNotStart, naming the setting to change."""
+    try:
+        return await _launch(pw, options, private_network)
+    except Error as exc:
+        raise BrowserDidNotStart(_why_not_started(options, exc)) from exc
+
+
+def _why_not_started(options: LaunchOptions, exc: Error) -> str:
+    said = (exc.message or str(exc)).strip()
+    first = said.splitlines()[0].split(": ", 1)[-1][:200] if said else "no reason given"
+    if options.cdp_url:
+        return f"cannot attach to the browser at {options.cdp_url} (WAYPOST_CDP_URL): {first}"
+    if options.ws_endpoint:
+        return f"cannot connect to the browser at {options.ws_endpoint}: {first}"
+    hints = []
+    if not options.headless and ("XServer running" in said or "Missing X server" in said):
+        display = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
+        hints.append(f"--headed needs a display, and none answers on DISPLAY={display!r}; run without it")
+    if options.executable:
+        hints.append(f"check that {ENV_VAR} (browser_path in the settings) names a Chromium executable")
+    what = options.executable or "Chromium"
+    return f"the browser {what} did not start ({first})" + "".join(f"; {hint}" for hint in hints)
+
+
+async def _launch(pw: Playwright, options: LaunchOptions, private_network: bool) -> Launched:
     viewport: ViewportSize = {"width": options.viewport_width, "height": options.viewport_height}
     if options.cdp_url:
         browser = await pw.chromium.connect_over_cdp(options.cdp_url)

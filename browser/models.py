@@ -224,6 +224,12 @@ class DownloadAction(_ActionBase):
     save_as: str | None = Field(default=None, min_length=1, pattern=r"^[^/\\]+$")
     timeout_ms: TimeoutMs = None
 
+    @model_validator(mode="after")
+    def _a_file_name(self) -> DownloadAction:
+        if self.save_as in {".", ".."}:
+            raise ValueError(f"save_as {self.save_as!r} must be a file name, not a folder")
+        return self
+
 
 class UploadAction(_ActionBase):
     kind: Literal["upload"] = "upload"

@@ -365,6 +365,12 @@ class CheckpointStore:
                 f"DELETE FROM step_runs WHERE run_id = ? AND step_id NOT IN ({marks})", (run_id, *keep)
             )
 
+    def has_run(self, run_id: str) -> bool:
+        """The run was opened in this store (so `waypost resume` can continue it)."""
+        with self._guard():
+            row = self._conn.execute("SELECT 1 FROM runs WHERE run_id = ?", (run_id,)).fetchone()
+        return row is not None
+
     def load_plan(self, run_id: str) -> ExecutionPlan:
         rows = self._rows("SELECT data FROM plans WHERE run_id = ?", (run_id,))
         if not rows:

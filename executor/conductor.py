@@ -16,8 +16,10 @@ from functools import partial
 from pathlib import Path
 from types import MappingProxyType
 
-from browser.deadline import BrowserLost
+from browser.deadline import BrowserDidNotStart, BrowserLost
+from browser.discovery import ChromiumNotFound
 from browser.network_policy import for_task
+from common.moments import reached
 from executor.budget import BudgetEnforcer
 from executor.checkpoint_store import CheckpointStore, CheckpointStoreError
 from executor.confirm import ConfirmHandler, HumanConfirmBroker
@@ -111,6 +113,7 @@ class RunConductor:
             resumed = checkpoint is not None
             opened = RunOpened(plan=plan, exec_mode=str(mode), task=task, run_dir=run_dir, resumed=resumed)
             await journal.append(opened)
+            reached("run.opened")
             log.info("run started", extra={"exec_mode": str(mode), "resumed": resumed})
             try:
                 bundle = await self._run(state, runtime, checkpoint, journal)
@@ -188,7 +191,7 @@ class RunConductor:
             resume = f"waypost resume {state.run_id}"
             why = f"{exc}; nothing more could be done in it (`{resume}` starts a new browser)"
             return await leg.pause(RunStatus.FAILED, why, None)
-        except asyncio.CancelledError:
+        except (asyncio.CancelledError, BrowserDidNotStart, ChromiumNotFound):  # resumable once fixed
             await journal.checkpoint(None)
             raise
         except (OSError, CheckpointStoreError) as exc:

@@ -16,6 +16,7 @@ from typing import Protocol
 from pydantic import ValidationError
 
 from browser.models import PageCapture
+from common.bounded_read import NOTE_BYTES, read_text
 from common.secrecy import scrub
 from planner.models import Contract
 from receipts.layout import inside
@@ -72,7 +73,7 @@ def read_gate_preview(screenshot_path: str | None, run_id: str) -> GatePreview |
     if not screenshot_path:
         return None
     try:
-        raw = json.loads(_note_path(screenshot_path).read_text(encoding="utf-8"))
+        raw = json.loads(read_text(_note_path(screenshot_path), NOTE_BYTES, what="gate note"))
         preview = GatePreview.model_validate(raw)
     except (OSError, ValueError, ValidationError):
         return None

@@ -16,6 +16,7 @@ from browser.deadline import BrowserLost, BrowserUnresponsive
 from browser.driver import BrowserDriver, PlaywrightDriver
 from browser.models import BrowserPolicy, LaunchOptions, PageCapture
 from browser.secrets import SecretVault
+from common.moments import reached
 from executor.observability import log
 from receipts.layout import RunFolder
 from receipts.recorder import JsonlRecorder
@@ -73,6 +74,9 @@ class RunResources:
         self._fsync = fsync
         self._driver: BrowserDriver | None = None
         self._recorder: JsonlRecorder | None = None
+        #: Opening the recorder takes the run folder's lock on a worker thread; a cancelled caller
+        #: must not leave that thread's lock behind (the run's own close would find it taken).
+        self._opening: asyncio.Task[JsonlRecorder] | None = None
         self._lock = asyncio.Lock()
         self._wall: float | None = None
 
@@ -96,16 +100,29 @@ class RunResources:
             if self._driver is None:
                 self._driver = await self._driver_factory(self)
                 _set_wall(self._driver, self._wall)
+                reached("browser.started")
             return self._driver
 
     async def recorder(self) -> JsonlRecorder:
-        """The run folder's recorder; a resumed run continues the same hash chain."""
+        """The run folder's recorder; a resumed run continues the same hash chain.
+
+        The opening runs as a task of its own, shielded: a caller cancelled while it runs (a signal)
+        leaves it to finish, and the next caller (the run's close) gets that same recorder instead
+        of opening the folder a second time and finding its own lock taken."""
         async with self._lock:
             if self._recorder is None:
-                self._recorder = await JsonlRecorder.open(
-                    RunFolder(self.run_dir), redactor=self.redactor, fsync=self._fsync, signer=self.signer
-                )
+                if self._opening is None:
+                    self._opening = asyncio.ensure_future(self._open_recorder())
+                try:
+                    self._recorder = await asyncio.shield(self._opening)
+                finally:
+                    if self._opening.done() and (self._opening.cancelled() or self._opening.exception()):
+                        self._opening = None  # a failed opening is tried again by the next caller
             return self._recorder
+
+    async def _open_recorder(self) -> JsonlRecorder:
+        folder = RunFolder(self.run_dir)
+        return await JsonlRecorder.open(folder, redactor=self.redactor, fsync=self._fsync, signer=self.signer)
 
     async def close(
         self, status: str, reason: str, meta: Mapping[str, Any], *, capture_within_s: float = FINAL_CAPTURE_S
@@ -125,7 +142,7 @@ class RunResources:
             await recorder.write_run_meta(meta)
             await recorder.finish(status, reason=reason, final_state=final_state)
         finally:
-            self._recorder = None
+            self._recorder = self._opening = None
             if driver is not None:
                 await driver.close()
 

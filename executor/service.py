@@ -18,6 +18,7 @@ from executor.conductor import RunConductor
 from executor.confirm import ConfirmHandler
 from executor.events import EventSink
 from executor.models import Approval, ApprovalPolicy, ExecMode, RunBundleV1, RuntimeCtxV1
+from executor.plan_check import check_plan
 from executor.planning import plan_task
 from executor.registry import RunnerRegistry
 from executor.replay import ReplayReport, replay_to_folder
@@ -100,7 +101,9 @@ class AgentCore:
         secrets: Mapping[str, str] | None = None,
     ) -> RunBundleV1:
         """`secrets` gives values for the plan's placeholders (a plan file has no task text to hold
-        them); they join what planning declared, in memory only."""
+        them); they join what planning declared, in memory only. A plan this install cannot run as
+        written is a PlanRejected before anything starts (executor/plan_check.py)."""
+        check_plan(plan, self.registry)
         if secrets:
             held = self._secrets.setdefault(plan.plan_id, {})
             held.update({name: SecretStr(value) for name, value in secrets.items()})

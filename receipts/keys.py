@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from common.bounded_read import KEY_BYTES, FileTooLarge, read_bytes, read_text
 from common.paths import data_dir
 from receipts.errors import ReceiptKeyError
 
@@ -142,7 +143,9 @@ def load_private(path: Path) -> SigningKey:
     from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PrivateKey
 
     try:
-        data = path.read_bytes()
+        data = read_bytes(path, KEY_BYTES, what="receipt key")
+    except FileTooLarge as exc:
+        raise ReceiptKeyError(str(exc)) from exc
     except OSError as exc:
         raise ReceiptKeyError(f"cannot read the receipt key {path}: {exc.strerror or exc}") from exc
     if os.name == "posix" and path.stat().st_mode & 0o077:
@@ -188,8 +191,8 @@ def trusted_key(value: str) -> PublicKey:
     path = Path(value).expanduser()
     if path.is_file():
         try:
-            return parse_public(path.read_text(encoding="utf-8"))
-        except (UnicodeDecodeError, ReceiptKeyError) as exc:
+            return parse_public(read_text(path, KEY_BYTES, what="public key"))
+        except (OSError, UnicodeDecodeError, FileTooLarge, ReceiptKeyError) as exc:
             raise ReceiptKeyError(f"--trust {value}: {exc}") from exc
     try:
         return parse_public(value)

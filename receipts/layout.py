@@ -22,6 +22,7 @@ from typing import Any
 
 from pydantic import BaseModel
 
+from common.bounded_read import RUN_JSON_BYTES, read_text
 from receipts.errors import RunFolderError
 
 RUN_JSON = "run.json"
@@ -125,7 +126,7 @@ class RunFolder:
     def read_run_json(self) -> dict[str, Any]:
         """run.json as a dict, or {} when absent or unreadable (a report must still render)."""
         try:
-            data = json.loads(self.run_json.read_text(encoding="utf-8"))
+            data = json.loads(read_text(self.run_json, RUN_JSON_BYTES, what="run.json"))
         except (OSError, ValueError):
             return {}
         return data if isinstance(data, dict) else {}

@@ -42,6 +42,7 @@ from receipts.models import (
 from receipts.redaction import Redactor, redact_zip
 from receipts.resume import OpenChain, open_chain
 from receipts.signing import KeySource, sign_run
+from receipts.verify import sha256_file
 
 _R = TypeVar("_R", bound=Record)
 _SLUG = re.compile(r"[^A-Za-z0-9_-]+")
@@ -356,8 +357,8 @@ class JsonlRecorder:
             artifacts = []
             if self.folder.trace.is_file():
                 await asyncio.to_thread(redact_zip, self.folder.trace, self.redactor)
-                data_bytes = await asyncio.to_thread(self.folder.trace.read_bytes)
-                artifacts.append(FileRef(path="trace.zip", sha256=hashlib.sha256(data_bytes).hexdigest()))
+                digest = await asyncio.to_thread(sha256_file, self.folder.trace)
+                artifacts.append(FileRef(path="trace.zip", sha256=digest))
             final = self._state(final_state, shot) if final_state is not None else None
             data = {
                 "kind": "run_end",

@@ -19,6 +19,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from common.bounded_read import FILE_BYTES, RECEIPTS_BYTES, FileTooLarge, read_bytes, read_text
 from receipts.attest import RunCheck, TrustedKey, check_run
 from receipts.layout import RunFolder, write_atomic
 from receipts.models import (
@@ -108,8 +109,8 @@ class _Images:
         key = ref.sha256[:16]
         if key not in self._css:
             try:
-                data = self.folder.resolve(ref.path).read_bytes()
-            except OSError:
+                data = read_bytes(self.folder.resolve(ref.path), FILE_BYTES, what="screenshot")
+            except (OSError, FileTooLarge):
                 missing = f'<div class="thumb none">missing: {_e(ref.path)}</div>'
                 return f'<div class="shot">{missing}{_e(caption)}</div>'
             size = _png_size(data) or (16, 10)
@@ -135,8 +136,8 @@ def read_records(folder: RunFolder) -> list[tuple[int, Record]]:
     """(line number, record) for every line that parses; lenient so a broken run still renders."""
     records: list[tuple[int, Record]] = []
     try:
-        lines = folder.receipts.read_bytes().splitlines()
-    except FileNotFoundError:
+        lines = read_bytes(folder.receipts, RECEIPTS_BYTES, what="receipts file").splitlines()
+    except (FileNotFoundError, FileTooLarge):
         return records
     for number, line in enumerate(lines, start=1):
         try:
@@ -251,7 +252,7 @@ def _entry(record: Record, images: _Images, bad: BadRecord | None = None) -> str
 
 def _snapshot(record: SnapshotRecord, images: _Images) -> str:
     try:
-        data = json.loads(images.folder.resolve(record.file.path).read_text(encoding="utf-8"))
+        data = json.loads(read_text(images.folder.resolve(record.file.path), FILE_BYTES, what="snapshot"))
     except (OSError, ValueError):
         data = {}
     text = str(data.get("text_excerpt", "")) if isinstance(data, dict) else ""

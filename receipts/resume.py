@@ -12,6 +12,7 @@ import sys
 from dataclasses import dataclass
 from datetime import datetime
 
+from common.moments import reached
 from receipts.errors import ChainError, RunLockedError
 from receipts.layout import RunFolder, write_atomic
 from receipts.models import GENESIS_HASH, ActionRecord, PageState
@@ -44,6 +45,7 @@ def open_chain(folder: RunFolder) -> OpenChain:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)  # released when fd closes
             except BlockingIOError as exc:
                 raise RunLockedError(f"{folder.root} is being written by another recorder") from exc
+        reached("receipts.locked")
         report = verify(folder.root, check_files=False)
         if not report.ok:
             raise ChainError(f"cannot continue {folder.receipts}: {report.summary()}")

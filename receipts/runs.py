@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
+from common.bounded_read import RECEIPTS_BYTES
 from receipts.errors import RunFolderError
 from receipts.layout import RunFolder, check_run_id
 
@@ -39,8 +40,16 @@ def _info(folder: RunFolder) -> RunInfo:
 
 
 def _count_records(receipts: Path) -> int:
-    with receipts.open("rb") as lines:
-        return sum(1 for line in lines if line.strip())
+    """Non-blank lines, read in blocks up to the receipts' size limit (a line may be of any length)."""
+    count, seen, pending = 0, 0, False
+    with receipts.open("rb") as fh:
+        while seen < RECEIPTS_BYTES and (block := fh.read(1 << 16)):
+            seen += len(block)
+            for line in block.split(b"\n")[:-1]:
+                count += bool(line.strip()) or pending
+                pending = False
+            pending = pending or bool(block.rsplit(b"\n", 1)[-1].strip())
+    return count + pending
 
 
 def list_runs(runs_dir: Path | str) -> list[RunInfo]:

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Final, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from common.bounded_read import NOTE_BYTES, FileTooLarge, read_bytes
 from common.contracts import utc_now
 from receipts.errors import ReceiptsError
 from receipts.layout import REPORT_HTML, RunFolder, write_atomic
@@ -178,9 +179,11 @@ def sign_run(folder: RunFolder, key: SigningKey, *, records: int, head_hash: str
 def read_envelope(folder: RunFolder) -> Envelope | None:
     """The run's envelope, None when the run was never signed; SignatureFileError when unreadable."""
     try:
-        data = (folder.root / SIGNATURE_FILE).read_bytes()
+        data = read_bytes(folder.root / SIGNATURE_FILE, NOTE_BYTES, what="signature file")
     except FileNotFoundError:
         return None
+    except FileTooLarge as exc:
+        raise SignatureFileError(str(exc)) from exc
     try:
         return Envelope.model_validate_json(data)
     except ValidationError as exc:

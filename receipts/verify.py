@@ -16,6 +16,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from common.bounded_read import RECEIPTS_BYTES, FileTooLarge, read_bytes
 from receipts.chain import compute_hash
 from receipts.errors import RunFolderError
 from receipts.layout import RunFolder
@@ -35,6 +36,7 @@ class Problem(StrEnum):
     ALTERED_FILE = "altered_file"  # that file's sha256 differs from the record
     TAIL_MISSING = "tail_missing"  # run.json's receipt names a later head than the file has
     NO_RECEIPTS = "no_receipts"  # receipts.jsonl is absent
+    TOO_LARGE = "too_large"  # receipts.jsonl holds more than any run writes (common/bounded_read.py)
 
 
 @dataclass(frozen=True, slots=True)
@@ -127,10 +129,14 @@ def verify(run_dir: Path | str, *, check_files: bool = True) -> VerifyReport:
     folder = RunFolder(Path(run_dir))
     report = VerifyReport(run_dir=folder.root)
     try:
-        data = folder.receipts.read_bytes()
+        data = read_bytes(folder.receipts, RECEIPTS_BYTES, what="receipts file")
     except FileNotFoundError:
         report.ok = False
         report.first_bad = BadRecord(0, None, Problem.NO_RECEIPTS, f"{folder.receipts} does not exist")
+        return report
+    except FileTooLarge as exc:
+        report.ok = False
+        report.first_bad = BadRecord(0, None, Problem.TOO_LARGE, str(exc))
         return report
     parsed: list[tuple[int, int, dict[str, object] | None, bool]] = []
     for number, offset, raw, terminated in _lines(data):

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from common.bounded_read import AUDIO_BYTES, FileTooLarge, read_bytes
 from common.lazy import lazy_module
 
 if TYPE_CHECKING:
@@ -121,7 +122,9 @@ def clip_from_wav_bytes(data: bytes, *, name: str = "audio") -> AudioClip:
 def load_wav(path: Path) -> AudioClip:
     """Reads and checks a WAV file; raises NotAudio, EmptyAudio or TooLong (all AudioError)."""
     try:
-        data = path.read_bytes()
+        data = read_bytes(path, AUDIO_BYTES, what="audio file")
+    except FileTooLarge as exc:
+        raise TooLong(str(exc)) from exc
     except OSError as exc:
         raise NotAudio(f"cannot read {path}: {exc.strerror or exc}") from exc
     return clip_from_wav_bytes(data, name=str(path))

@@ -29,10 +29,15 @@ class UnsafeArtifactPath(FatalToolError):
     code = "unsafe_path"
 
 
-def artifact_path(run_dir: Path, name: str) -> Path:
+def _relative(name: str) -> PurePosixPath:
     rel = PurePosixPath(name.replace("\\", "/"))
     if not name or rel.is_absolute() or ".." in rel.parts or any(p.startswith("~") for p in rel.parts):
         raise UnsafeArtifactPath(f"artifact path {name!r} must be relative, inside the run folder")
+    return rel
+
+
+def artifact_path(run_dir: Path, name: str) -> Path:
+    rel = _relative(name)
     root = (run_dir / ARTIFACTS_DIR).resolve()
     target = (root / Path(*rel.parts)).resolve()
     if not target.is_relative_to(root) or target == root:
@@ -53,6 +58,13 @@ def store_artifact(run_dir: Path, name: str, data: bytes) -> tuple[str, str]:
 
 
 class WriteArtifactRunner:
+    def check_inputs(self, step: Step) -> None:
+        """A path that could never be written inside the run folder, found when the plan is read."""
+        name = step.inputs.get("path")
+        if not isinstance(name, str):
+            raise UnsafeArtifactPath(f"`path` must be a file name inside the run folder, not {name!r}")
+        _relative(name)
+
     async def run(self, step: Step, ctx: ToolContext, engine: ToolCallEngine) -> ToolOutput:
         if ctx.run_dir is None:
             raise FatalToolError("WRITE_ARTIFACT needs a run folder", code="no_run_dir")

@@ -62,6 +62,16 @@ def resolve_data(data: Any, outputs: Mapping[str, Mapping[str, Any]]) -> Any:
     return data
 
 
+def referenced_steps(data: Any) -> set[str]:
+    """The step ids that `{{step:ID.PATH}}` references name, in every string of plain JSON data."""
+    if isinstance(data, str):
+        return {match.group(1) for match in _REF.finditer(data)}
+    if isinstance(data, list | dict):
+        items = data.values() if isinstance(data, dict) else data
+        return set().union(*(referenced_steps(item) for item in items))
+    return set()
+
+
 def step_payload(
     own: Mapping[str, Any], depends_on: Sequence[str], outputs: Mapping[str, Mapping[str, Any]]
 ) -> dict[str, str]:

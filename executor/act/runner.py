@@ -26,7 +26,7 @@ from executor.act.intent import Intent
 from executor.act.loop import ActLoop, LoopResult
 from executor.act.perform import ActEnv
 from executor.act.progress import StepProgress
-from executor.act.spec import loop_spec
+from executor.act.spec import check_inputs, loop_spec
 from executor.act.verify import goal_failure
 from executor.errors import FatalToolError
 from executor.events import NullSink
@@ -58,7 +58,8 @@ def settle_download(item: dict[str, Any], run_dir: Path) -> dict[str, Any]:
         home.mkdir(parents=True, exist_ok=True)
         moved = home / path.name
         shutil.copyfile(path, moved)
-        path, sha256 = moved, hashlib.sha256(moved.read_bytes()).hexdigest()
+        with moved.open("rb") as copied:
+            path, sha256 = moved, hashlib.file_digest(copied, "sha256").hexdigest()
     return {"path": path.relative_to(root).as_posix(), "sha256": sha256}
 
 
@@ -73,6 +74,10 @@ class ActRunner:
         self.cognition: Cognition = cognition or RuleCognition()
         self.memory = memory
         self.limits = limits
+
+    def check_inputs(self, step: Step) -> None:
+        """Inputs the loop would refuse, found when the plan is read (executor/plan_check.py)."""
+        check_inputs(step)
 
     async def run(self, step: Step, ctx: ToolContext, engine: ToolCallEngine) -> ToolOutput:
         resources = ctx.resources

@@ -29,10 +29,27 @@ class BadActInputs(FatalToolError):
 def _parse(items: Any) -> list[Action]:
     if not isinstance(items, list):
         raise BadActInputs("`actions` must be a list of action objects")
-    try:
-        return [parse_action(item) for item in items]
-    except ValidationError as exc:
-        raise BadActInputs(f"invalid action: {exc.errors()[0].get('msg', exc)}") from exc
+    actions = []
+    for number, item in enumerate(items, start=1):
+        if not isinstance(item, dict):
+            raise BadActInputs(f"action {number} must be an object with a `kind`, not {item!r}")
+        try:
+            actions.append(parse_action(item))
+        except ValidationError as exc:
+            raise BadActInputs(f"invalid action {number} ({_described(item)}): {_first(exc)}") from exc
+    return actions
+
+
+def _described(item: dict[str, Any]) -> str:
+    kind = item.get("kind")
+    return f"kind {kind!r}" if kind is not None else "no kind"
+
+
+def _first(exc: ValidationError) -> str:
+    """The first error with where it is: `value: Field required`, `kind: Input tag 'x' ...`."""
+    error = exc.errors()[0]
+    where = ".".join(str(part) for part in error.get("loc", ())[1:])  # [0] is the kind, named already
+    return f"{where}: {error.get('msg', exc)}" if where else str(error.get("msg", exc))
 
 
 def _shortcut(step: Step, inputs: dict[str, Any]) -> list[dict[str, Any]] | None:
@@ -50,19 +67,38 @@ def _shortcut(step: Step, inputs: dict[str, Any]) -> list[dict[str, Any]] | None
     return None
 
 
+def _listed(step: Step, inputs: dict[str, Any]) -> Any:
+    listed = inputs.get("actions")
+    return _shortcut(step, inputs) if listed is None else listed
+
+
+def _own_payload(inputs: dict[str, Any]) -> dict[str, Any]:
+    own = inputs.get("payload") or {}
+    if not isinstance(own, dict):
+        raise BadActInputs("`payload` must be an object of field -> value")
+    return own
+
+
+def check_inputs(step: Step) -> None:
+    """What `loop_spec` would refuse, found when the plan is read (executor/plan_check.py): actions
+    that are not valid actions, a payload that is not an object. References to earlier steps are
+    left as written (they are text either way)."""
+    listed = _listed(step, dict(step.inputs))
+    if listed is not None:
+        _parse(listed)
+    else:
+        _own_payload(dict(step.inputs))
+
+
 def loop_spec(step: Step, ctx: ToolContext) -> LoopSpec:
     outputs = ctx.step_outputs
     inputs = resolve_data(dict(step.inputs), outputs)
     url = inputs.get("url") if isinstance(inputs.get("url"), str) else None
-    listed = inputs.get("actions")
-    if listed is None:
-        listed = _shortcut(step, inputs)
+    listed = _listed(step, inputs)
     if listed is not None:
         return LoopSpec(url=url, actions=_parse(listed))
     goal = str(inputs.get("goal") or step.name or "")
-    own = inputs.get("payload") or {}
-    if not isinstance(own, dict):
-        raise BadActInputs("`payload` must be an object of field -> value")
+    own = _own_payload(inputs)
     payload = step_payload(own, step.depends_on, outputs)
     if not goal and not payload and not url:
         raise BadActInputs(f"{step.type_name} step {step.step_id} has no actions, goal, payload or url")

@@ -19,6 +19,7 @@ from lxml import html as lxml_html
 from lxml.etree import ParserError
 
 from browser.url_policy import UrlPolicy
+from common.bounded_read import FILE_BYTES, FileTooLarge, read_bytes
 from executor.errors import FatalToolError, RetryableToolError
 from executor.research.extract import parse_html
 from executor.research.pdf import PdfUnreadable, parse_pdf
@@ -183,18 +184,22 @@ def _read_document(path: Path) -> tuple[str, str] | None:
     suffix = path.suffix.lower()
     try:
         if suffix in _TEXT_SUFFIXES:
-            text = path.read_text(encoding="utf-8", errors="replace")
+            text = _text(path)
             first = next((line for line in text.splitlines() if line.strip()), path.stem)
             return normalise(first.lstrip("# "))[:120], text
         if suffix in _HTML_SUFFIXES:
-            page = parse_html(path.read_text(encoding="utf-8", errors="replace"), path.as_uri())
+            page = parse_html(_text(path), path.as_uri())
             return page.title or path.stem, page.text
         if suffix == ".pdf":
-            doc = parse_pdf(path.read_bytes(), path.as_uri())
+            doc = parse_pdf(read_bytes(path, FILE_BYTES, what="document"), path.as_uri())
             return doc.title or path.stem, doc.text
-    except (OSError, PdfUnreadable):
+    except (OSError, PdfUnreadable, FileTooLarge):
         return None
     return None
+
+
+def _text(path: Path) -> str:
+    return read_bytes(path, FILE_BYTES, what="document").decode("utf-8", errors="replace")
 
 
 class LocalFolderProvider:

@@ -8,10 +8,13 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -77,6 +80,68 @@ def finish(proc: subprocess.Popen[str], started: float, limit_s: float) -> Outco
 def waypost(home: Path, *args: str, limit_s: float = 60, env: dict[str, str] | None = None) -> Outcome:
     started = time.monotonic()
     return finish(spawn(home, *args, env=env), started, limit_s)
+
+
+@dataclass
+class Watched:
+    """A `waypost` child that reports its named moments (common/moments.py) on a pipe."""
+
+    proc: subprocess.Popen[str]
+    moments: int  # read end: one moment name a line
+    go: int  # write end: one byte lets a held moment go on
+    seen: list[str] = field(default_factory=list)
+    _buffer: bytes = b""
+
+    def wait_for(self, name: str, limit_s: float = 60) -> None:
+        """Reads moment names until `name` shows; fails if the child ends or `limit_s` passes first."""
+        deadline = time.monotonic() + limit_s
+        while name not in self.seen:
+            left = deadline - time.monotonic()
+            ready, _, _ = select.select([self.moments], [], [], max(0.0, left))
+            chunk = os.read(self.moments, 4096) if ready else b""
+            if not chunk:
+                raise AssertionError(
+                    f"moment {name!r} never came (seen {self.seen}); exit {self.proc.poll()}"
+                )
+            self._buffer += chunk
+            *lines, self._buffer = self._buffer.split(b"\n")
+            self.seen += [line.decode() for line in lines]
+
+    def release(self) -> None:
+        """Lets a held moment go on (harmless when the child is gone or was not holding)."""
+        with suppress(OSError):
+            os.write(self.go, b"g")
+
+
+@contextmanager
+def watched(home: Path, *args: str, hold: str = "", env: dict[str, str] | None = None) -> Iterator[Watched]:
+    """Spawns `waypost *args` reporting its moments; `hold` names a moment where it waits for release."""
+    moments_read, moments_write = os.pipe()
+    go_read, go_write = os.pipe()
+    child_env = dict(env or home_env(home))
+    child_env.update(
+        WAYPOST_MOMENTS=str(moments_write), WAYPOST_MOMENTS_GO=str(go_read), WAYPOST_HOLD_AT=hold
+    )
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app", *args],
+        cwd=ROOT,
+        env=child_env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        pass_fds=(moments_write, go_read),
+    )
+    os.close(moments_write)
+    os.close(go_read)
+    try:
+        yield Watched(proc, moments_read, go_write)
+    finally:
+        os.close(moments_read)
+        os.close(go_write)
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.communicate()
 
 
 def wait_for_line(proc: subprocess.Popen[str], needle: str, limit_s: float = 30) -> str:

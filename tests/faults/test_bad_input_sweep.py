@@ -210,5 +210,132 @@ def test_settings_files(name: str, home: Path, capsys: pytest.CaptureFixture[str
     ends_in_words(capsys, ["plan", TASK, "--planner", "rules", "--json"])
 
 
+def _act(*actions: dict[str, Any], **inputs: Any) -> str:
+    """A one-step ACT plan on a closed local port: refused when read, so no browser ever starts."""
+    step_inputs = {"url": "http://127.0.0.1:9/", **inputs}
+    if actions:
+        step_inputs["actions"] = list(actions)
+    step = {"step_id": "s1", "type": "ACT", "policy_gate_id": "g", "inputs": step_inputs}
+    gate = {"gate_id": "g", "kind": "action", "requires_user_confirm": True}
+    return json.dumps({"mode": "B", "plan_status": "READY", "steps": [step], "policy_gates": [gate]})
+
+
+#: Plans refused when read (exit 2, a sentence naming the step and the problem), before any browser
+#: starts and before any gate is asked: each ran until Chromium had launched, or ended SUCCESS.
+REFUSED_PLANS: dict[str, tuple[str, str]] = {
+    "url_number": (_act(url=12345), "url"),
+    "url_empty": (_act(url=""), "url"),
+    "unknown_step_type": (
+        json.dumps({"mode": "B", "plan_status": "READY", "steps": [{"step_id": "s1", "type": "TELEPORT"}]}),
+        "TELEPORT",
+    ),
+    "unknown_action_kind": (_act({"kind": "teleport"}), "teleport"),
+    "navigate_empty_url": (_act({"kind": "navigate", "url": ""}), "url"),
+    "fill_without_value": (_act({"kind": "fill", "target": {"label": "Name"}}), "value"),
+    "wait_two_conditions": (_act({"kind": "wait", "text": "Hi", "url_contains": "x"}), "wait"),
+    "extract_attribute_without_target": (
+        _act({"kind": "extract", "what": "attribute", "attribute": "href"}),
+        "target",
+    ),
+    "scroll_zero": (_act({"kind": "scroll", "amount": 0}), "amount"),
+    "negative_timeout": (_act({"kind": "click", "target": {"text": "Go"}, "timeout_ms": -5}), "timeout"),
+    "save_as_parent": (_act({"kind": "download", "target": {"text": "Get"}, "save_as": "../x"}), "save_as"),
+    "save_as_dots": (_act({"kind": "download", "target": {"text": "Get"}, "save_as": ".."}), "save_as"),
+    "actions_not_a_list": (_act(actions={"kind": "click"}), "actions"),
+    "payload_not_object": (_act(goal="Send it", payload=["a"]), "payload"),
+    "reference_to_no_step": (
+        _act({"kind": "fill", "target": {"label": "A"}, "value": "{{step:nope.x}}"}),
+        "nope",
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(REFUSED_PLANS))
+def test_plans_refused_when_read(name: str, home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    content, named = REFUSED_PLANS[name]
+    path = home / "plan.json"
+    path.write_text(content, encoding="utf-8")
+    code = main(["run", "--plan", str(path), "--approve", "all", "--json"])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err, err
+    assert (code, out) == (2, ""), out + err
+    assert "s1" in err and named in err, err
+    assert not list((home / "runs").glob("run_*")), "a run was started for a plan that was refused"
+
+
+def test_plan_with_a_byte_order_mark_is_read(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = home / "plan.json"
+    path.write_bytes(b"\xef\xbb\xbf" + PLAN_FILES["valid_compute"].encode())  # type: ignore[union-attr]
+    code = main(["run", "--plan", str(path), "--json"])
+    out, err = capsys.readouterr()
+    assert code != 2 and json.loads(out)["run_id"].startswith("run_"), out + err  # it ran
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_endless_plan_file_is_refused_by_size(
+    device: str, home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`--plan /dev/zero` read 22.7 GB before the kernel killed the process."""
+    code = main(["run", "--plan", device, "--json"])
+    out, err = capsys.readouterr()
+    assert (code, out) == (2, ""), err
+    assert device in err and "MiB" in err, err
+
+
+@pytest.mark.parametrize("device", ["/dev/zero", "/dev/urandom"])
+def test_endless_settings_file_is_refused_by_size(
+    device: str, home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    (home / "config").mkdir()
+    (home / "config" / "config.toml").symlink_to(device)
+    code = main(["plan", TASK, "--planner", "rules", "--json"])
+    out, err = capsys.readouterr()
+    assert (code, out) == (2, ""), err
+    assert "config.toml" in err and "MiB" in err, err
+
+
+#: Settings a run read and only tripped on later, deep inside (a traceback): each is refused when
+#: read, with exit 2 and a sentence naming the setting.
+BAD_SETTINGS: list[tuple[str, str, list[str]]] = [
+    ("WAYPOST_SEARCH_URL", "http://127.0.0.1:9/search", ["run", "search the web for datafeed packages"]),
+    ("WAYPOST_SEARCH_URL", "not a url {query}", ["run", "search the web for datafeed packages"]),
+    ("OPENAI_BASE_URL", "::nonsense::", ["plan", TASK]),
+    ("OPENAI_BASE_URL", "::nonsense::", ["run", TASK]),
+    ("OPENAI_BASE_URL", "ftp://127.0.0.1/v1", ["plan", TASK]),
+    ("WAYPOST_CDP_URL", "::nonsense::", ["run", TASK]),
+    ("WAYPOST_VOICE_URL", "::nonsense::", ["plan", TASK, "--planner", "rules"]),
+    ("WAYPOST_BROWSER", "/nonexistent/chromium", ["plan", TASK, "--planner", "rules"]),
+]
+
+
+@pytest.mark.parametrize(
+    ("var", "value", "argv"), BAD_SETTINGS, ids=[f"{k}={v}:{a[0]}" for k, v, a in BAD_SETTINGS]
+)
+def test_settings_refused_when_read(
+    var: str,
+    value: str,
+    argv: list[str],
+    home: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setenv(var, value)
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    code = main([*argv, "--approve", "all", "--json"] if argv[0] == "run" else [*argv, "--json"])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err, err
+    assert (code, out) == (2, ""), out + err
+    assert var in err, err
+
+
+def test_search_url_in_the_settings_file_is_named(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    (home / "config").mkdir()
+    (home / "config" / "config.toml").write_text('search_url = "http://127.0.0.1:9/search"\n')
+    code = main(["plan", TASK, "--planner", "rules", "--json"])
+    err = capsys.readouterr().err
+    assert code == 2 and "search_url" in err and "config.toml" in err and "{query}" in err, err
+
+
 def test_sweep_has_at_least_80_inputs() -> None:
-    assert len(CLI_ARGS) + len(PLAN_FILES) + len(ENVIRONMENT) + len(SETTINGS_FILES) >= 80
+    counted = CLI_ARGS, PLAN_FILES, ENVIRONMENT, SETTINGS_FILES, REFUSED_PLANS, BAD_SETTINGS
+    assert sum(len(group) for group in counted) >= 120

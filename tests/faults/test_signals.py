@@ -5,19 +5,15 @@ from __future__ import annotations
 import json
 import os
 import signal
-import subprocess
-import sys
 import time
 from pathlib import Path
 
 import pytest
 
 from tests.faults.harness import (
-    ROOT,
     act_plan,
     browser_pid,
     finish,
-    home_env,
     run_folder,
     spawn,
     waypost,
@@ -58,49 +54,6 @@ def _children(pid: int) -> list[int]:
     from tests.faults.harness import descendants
 
     return [p for p, _ in descendants(pid)]
-
-
-# The console script's function (app.entry.main), with a finder that tells the test (one byte on a
-# pipe) when the CLI module starts to load, inside the function. A SIGINT earlier than that lands in
-# Python's own start (its site module, runpy, the `-c` line) and is Python's, outside any program's reach.
-_STARTED_THEN_APP = """
-import os, sys
-told = int(sys.argv.pop(1))
-
-class TellWhenTheCliLoads:
-    @staticmethod
-    def find_spec(name, path=None, target=None):
-        if name == "app.cli":
-            os.write(told, b"1")
-        return None
-
-sys.meta_path.insert(0, TellWhenTheCliLoads)
-from app.entry import main
-sys.exit(main())
-"""
-
-
-def test_ctrl_c_during_start_is_quiet(tmp_path: Path) -> None:
-    """Ctrl-C while the CLI's modules still load: no traceback, nothing to resume."""
-    started, told = os.pipe()
-    args = ["plan", "Open http://127.0.0.1:9/ and read the title", "--json"]
-    proc = subprocess.Popen(
-        [sys.executable, "-c", _STARTED_THEN_APP, str(told), *args],
-        cwd=ROOT,
-        env=home_env(tmp_path),
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        pass_fds=(told,),
-    )
-    os.close(told)
-    with os.fdopen(started, "rb") as pipe:
-        assert pipe.read(1) == b"1", "the interpreter never started"
-    os.kill(proc.pid, signal.SIGINT)
-    outcome = finish(proc, time.monotonic(), 60)
-    assert outcome.code in {130, -signal.SIGINT}, outcome.err
-    assert "Traceback" not in outcome.err, outcome.err
 
 
 def test_killed_run_is_listed_as_interrupted_with_its_records(

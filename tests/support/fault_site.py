@@ -9,6 +9,8 @@ Routes:
   /form-held      a Send button whose click POSTs to /submit-held and waits for the answer (a
                   synchronous request: the click itself does not return while the POST is held)
   POST /submit-held  counted, then never answered: a test kills the run while the POST is in flight
+  /form-unanswered  a plain form (one text field, Send) whose submit navigates to POST /submit-never
+  POST /submit-never  counted, then never answered: the click returns, the page waits for the answer
   /spin           a page whose Go button starts `while(true){}` (the renderer never answers again)
   /spin-on-load   a page that starts `while(true){}` shortly after load
   /never          a request the server accepts and never answers
@@ -55,6 +57,8 @@ _FORM_HELD = b"""<!doctype html><html><head><title>Held form</title></head><body
 <button id="send" onclick="const r = new XMLHttpRequest(); r.open('POST', '/submit-held', false);
 r.send(document.getElementById('name').value); document.querySelector('h1').textContent = 'Sent';">
 Send</button></body></html>"""
+
+_FORM_UNANSWERED = _FORM.replace(b'action="/submit"', b'action="/submit-never"')
 
 _OK = b"<!doctype html><html><head><title>OK</title></head><body><h1>All fine</h1></body></html>"
 _RECEIVED = b"<!doctype html><html><head><title>Received</title></head><body><h1>Received</h1></body></html>"
@@ -158,6 +162,7 @@ def _make_handler(site: FaultSite) -> type[BaseHTTPRequestHandler]:
             pages = {
                 "/form": _FORM,
                 "/form-held": _FORM_HELD,
+                "/form-unanswered": _FORM_UNANSWERED,
                 "/spin": _SPIN,
                 "/spin-on-load": _SPIN_ON_LOAD,
                 "/ok": _OK,
@@ -184,7 +189,7 @@ def _make_handler(site: FaultSite) -> type[BaseHTTPRequestHandler]:
             length = int(self.headers.get("Content-Length") or 0)
             self.rfile.read(length)
             site._count_post(self.path)
-            if self.path == "/submit-held":
+            if self.path in ("/submit-held", "/submit-never"):
                 site._released.wait()
                 return
             self._send(HTTPStatus.OK, _RECEIVED)

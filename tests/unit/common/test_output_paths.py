@@ -41,7 +41,8 @@ _SCRUBBERS = {"scrub", "scrub_data", "scrub_bytes", "scrubbed_db", "Redactor", "
 
 #: Modules that write only Waypost's own data (never page text, model output or a typed value).
 OWN_DATA = {
-    "app/entry.py": "a fixed message",
+    "app/stopped.py": "a run id and fixed text",
+    "common/moments.py": "the names of code moments, to a test's pipe",
     "app/cli_signals.py": "a run id and fixed text",
     "app/wiring.py": "the path a broken memory file was moved to",
     "app/settings.py": "settings the person chose; the API key is never written there",

@@ -1,0 +1,76 @@
+"""What each setting's value must be, checked when the settings are read (app/settings.py).
+
+A value that is wrong in kind (a model endpoint that is not a web address, a search template without
+its `{query}`, a browser path that is no program) used to pass through and trip a run deep inside,
+as a traceback. Here each is refused with the reason; `where_from` names the setting the way the
+person wrote it (environment variable, flag or settings file), so the sentence says what to change.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from collections.abc import Mapping
+from pathlib import Path
+from urllib.parse import urlsplit
+
+WEB = ("http", "https")
+BROWSER_ENDPOINT = ("http", "https", "ws", "wss")
+
+
+def web_address(value: str, schemes: tuple[str, ...] = WEB) -> str:
+    """`value` when it is an absolute URL of one of `schemes` with a host; ValueError otherwise."""
+    try:
+        parts = urlsplit(value)
+        host = parts.hostname
+    except ValueError as exc:  # an unclosed [ in the host, a port that is no number
+        raise ValueError(f"not a web address ({exc})") from None
+    if parts.scheme.lower() not in schemes or not host:
+        wanted = " or ".join(f"{s}://" for s in schemes)
+        raise ValueError(f"not a web address (expected {wanted} and a host)")
+    return value
+
+
+def search_template(value: str, provider: str) -> str:
+    """The search URL as its provider needs it: a results-page template with `{query}` (browser), a
+    SearXNG address (searxng) or a folder (local)."""
+    if provider == "local":
+        if not Path(value).expanduser().is_dir():
+            raise ValueError("not a folder (search provider local reads a folder)")
+        return value
+    web_address(value.replace("{query}", "q"))
+    if provider == "browser" and "{query}" not in value:
+        raise ValueError(
+            "no {query} placeholder: the search words go there (for example https://search.example/?q={query})"
+        )
+    return value
+
+
+def program(value: str) -> str:
+    """A browser executable: a file this user may run, or a command name found on PATH."""
+    path = Path(value).expanduser()
+    if (path.is_file() and os.access(path, os.X_OK)) or shutil.which(value):
+        return value
+    raise ValueError("not an executable; point it at a Chromium executable")
+
+
+def named(
+    key: str,
+    shown: str,
+    *,
+    env: Mapping[str, str],
+    env_names: Mapping[str, str],
+    flags: Mapping[str, object],
+    file: Path,
+) -> str:
+    """`key` as the person set it: the flag's value, else the environment variable, else the file."""
+    if key in flags:
+        return f"{_FLAGS.get(key, key)} {shown}"
+    for var, name in env_names.items():
+        if name == key and env.get(var):
+            return f"{var}={shown}"
+    return f"{key} = {shown} in {file}"
+
+
+#: Settings that a flag sets under another name.
+_FLAGS = {"headless": "--headed", "safe_mode": "--unsafe", "runs_dir": "--runs-dir", "approve": "--approve"}
