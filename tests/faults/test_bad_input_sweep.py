@@ -328,6 +328,36 @@ def test_settings_refused_when_read(
     assert var in err, err
 
 
+#: A browser the settings name that will not start or answer: a traceback from inside the launch
+#: before. Now exit 2 with a sentence naming the setting, and the run waits to be resumed.
+NO_BROWSER: list[tuple[str, dict[str, str], list[str], str]] = [
+    ("browser_is_not_chromium", {"WAYPOST_BROWSER": "/bin/true"}, [], "WAYPOST_BROWSER"),
+    ("headed_on_a_dead_display", {"DISPLAY": ":99"}, ["--headed"], "DISPLAY=':99'"),
+    ("cdp_port_closed", {"WAYPOST_CDP_URL": "http://127.0.0.1:9"}, [], "WAYPOST_CDP_URL"),
+]
+
+
+@pytest.mark.parametrize(("name", "env", "flags", "named"), NO_BROWSER, ids=[n for n, *_ in NO_BROWSER])
+def test_a_browser_that_will_not_start_is_named(
+    name: str,
+    env: dict[str, str],
+    flags: list[str],
+    named: str,
+    home: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for var, value in env.items():
+        monkeypatch.setenv(var, value)
+    path = home / "plan.json"
+    path.write_text(_act({"kind": "extract"}), encoding="utf-8")
+    code = main(["run", "--plan", str(path), "--approve", "all", "--json", *flags])
+    out, err = capsys.readouterr()
+    assert "Traceback" not in err, err
+    assert (code, out) == (2, ""), out + err
+    assert named in err and "waypost resume run_" in err, err
+
+
 def test_search_url_in_the_settings_file_is_named(home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     (home / "config").mkdir()
     (home / "config" / "config.toml").write_text('search_url = "http://127.0.0.1:9/search"\n')
@@ -337,5 +367,5 @@ def test_search_url_in_the_settings_file_is_named(home: Path, capsys: pytest.Cap
 
 
 def test_sweep_has_at_least_80_inputs() -> None:
-    counted = CLI_ARGS, PLAN_FILES, ENVIRONMENT, SETTINGS_FILES, REFUSED_PLANS, BAD_SETTINGS
+    counted = CLI_ARGS, PLAN_FILES, ENVIRONMENT, SETTINGS_FILES, REFUSED_PLANS, BAD_SETTINGS, NO_BROWSER
     assert sum(len(group) for group in counted) >= 120
