@@ -13,11 +13,13 @@ from pathlib import Path
 from app.doctor import Check
 from executor.entrypoint import STORE_FILENAME
 from executor.memory import MEMORY_FILENAME
+from executor.set_aside import set_aside_copies
 
 _FIXES = {
     STORE_FILENAME: (
-        "move {path} aside (mv {path} {path}.bad) to start a new run store; paused runs in the old one "
-        "can no longer be resumed, and every run's receipts folder stays readable (waypost receipts list)"
+        "nothing is needed: the next command sets {path} aside and starts a new run store, or move it "
+        "aside yourself (mv {path} {path}.bad); paused runs in the old one can no longer be resumed, and "
+        "every run's receipts stay readable (waypost receipts list)"
     ),
     MEMORY_FILENAME: (
         "nothing is needed: the next run sets {path} aside and starts an empty memory "
@@ -47,10 +49,11 @@ def check_stores(runs_dir: Path | str) -> list[Check]:
             checks.append(Check(label, True, f"{path} not created yet"))
             continue
         problem = quick_check(path)
+        kept = "".join(f"; an unreadable copy was set aside as {p}" for p in set_aside_copies(path))
         if problem is None:
-            checks.append(Check(label, True, f"{path} readable"))
+            checks.append(Check(label, True, f"{path} readable{kept}"))
         else:
             checks.append(
-                Check(label, False, f"{path} cannot be read: {problem}", _FIXES[name].format(path=path))
+                Check(label, False, f"{path} cannot be read: {problem}{kept}", _FIXES[name].format(path=path))
             )
     return checks

@@ -12,6 +12,7 @@ from browser.options import LaunchOptions
 from planner.llm import LLMSettings
 
 if TYPE_CHECKING:
+    from executor.checkpoint_store import CheckpointStore
     from executor.memory import MemoryStore
     from executor.registry import RunnerRegistry
     from executor.research.search import SearchProvider
@@ -77,7 +78,6 @@ def default_registry(runs_dir: Path, llm: LLMClient | None) -> RunnerRegistry:
 
 def build_core(settings: Settings, *, tools: Mapping[str, Tool] | None = None) -> AgentCore:
     """A core for these settings. Tools default to the built-in set for the configured browser."""
-    from executor.checkpoint_store import CheckpointStore
     from executor.run_resources import RunResources
     from executor.service import AgentCore
     from planner.llm import LLMClient
@@ -88,7 +88,7 @@ def build_core(settings: Settings, *, tools: Mapping[str, Tool] | None = None) -
     llm_config = llm_settings(settings)
     llm = LLMClient(llm_config) if llm_config is not None else None  # one client: TLS setup costs ~45 ms
     return AgentCore(
-        store=CheckpointStore(store_path(runs_dir)),
+        store=_run_store(runs_dir),
         tools=dict(tools) if tools is not None else default_tools(settings, llm),
         runs_dir=runs_dir,
         registry=default_registry(runs_dir, llm),
@@ -108,6 +108,31 @@ def launch_options(settings: Settings) -> LaunchOptions:
     return LaunchOptions(
         headless=settings.headless, executable=settings.browser_path, cdp_url=settings.cdp_url
     )
+
+
+#: Statuses of runs that were waiting to be resumed (a person's answer, a new browser, more budget).
+_WAITING = frozenset(
+    {"INTERRUPTED", "NEEDS_CONFIRMATION", "NEEDS_CLARIFICATION", "ABORTED_BUDGET", "BLOCKED_POLICY"}
+)
+
+
+def _run_store(runs_dir: Path) -> CheckpointStore:
+    """The run store; an unreadable one is set aside (kept), a new one started, and the person told
+    where it went and which waiting runs it held (their receipts stay readable)."""
+    from executor.checkpoint_store import CheckpointStore
+    from receipts.runs import list_runs
+
+    store, aside = CheckpointStore.or_set_aside(store_path(runs_dir))
+    if aside is not None:
+        waiting = [f"{r.run_id} ({r.status})" for r in list_runs(runs_dir) if r.status in _WAITING]
+        shown = ", ".join(waiting[:10]) + (f" and {len(waiting) - 10} more" if len(waiting) > 10 else "")
+        held = f"runs it held can no longer be resumed: {shown}" if waiting else "it held no waiting runs"
+        print(
+            f"waypost: the run store could not be read; it was set aside as {aside} and a new one "
+            f"started; {held}. Every run's receipts stay readable (waypost receipts list)",
+            file=sys.stderr,
+        )
+    return store
 
 
 def _memory(runs_dir: Path) -> MemoryStore:

@@ -43,6 +43,7 @@ from executor.models import (
     RunStatus,
     StepRunV1,
 )
+from executor.set_aside import open_or_set_aside
 from executor.store_rows import UNREADABLE as UNREADABLE  # re-exported: history readers name it here
 from executor.store_rows import RunSummary as RunSummary
 from executor.store_rows import bulk_load, summary
@@ -116,6 +117,12 @@ class CheckpointStore:
         except CheckpointStoreError:
             self._conn.close()
             raise
+
+    @classmethod
+    def or_set_aside(cls, path: Path) -> tuple[CheckpointStore, Path | None]:
+        """The store at `path`; a file SQLite cannot read is renamed (kept) and a new store started.
+        Returns the store and where the unreadable file went (executor/set_aside.py)."""
+        return open_or_set_aside(path, cls, CheckpointStoreError)
 
     @classmethod
     def in_memory(cls) -> CheckpointStore:

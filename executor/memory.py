@@ -23,6 +23,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel
 
 from common.scrubbed_sqlite import scrubbed_db
+from executor.set_aside import open_or_set_aside
 
 MEMORY_FILENAME = "memory.sqlite3"
 Kind = Literal["summary", "field", "failure"]
@@ -88,17 +89,7 @@ class MemoryStore:
         """The memory beside the runs; a file SQLite cannot read is renamed (kept for a person to
         look at) and a fresh, empty memory takes its place: memory is a hint, never a reason to stop.
         Returns the store and where the unreadable file went (None when nothing was set aside)."""
-        path = Path(runs_dir) / MEMORY_FILENAME
-        try:
-            return cls(path), None
-        except MemoryStoreError as exc:
-            if not isinstance(exc.__cause__, sqlite3.DatabaseError) or not path.exists():
-                raise
-        aside = path.with_name(f"{MEMORY_FILENAME}.unreadable-{datetime.now(UTC):%Y%m%dT%H%M%S%f}")
-        path.rename(aside)
-        for suffix in ("-wal", "-shm"):
-            Path(f"{path}{suffix}").unlink(missing_ok=True)
-        return cls(path), aside
+        return open_or_set_aside(Path(runs_dir) / MEMORY_FILENAME, cls, MemoryStoreError)
 
     # --- writing (the runtime only) --------------------------------------------------------------
 

@@ -44,7 +44,7 @@ OWN_DATA = {
     "app/stopped.py": "a run id and fixed text",
     "common/moments.py": "the names of code moments, to a test's pipe",
     "app/cli_signals.py": "a run id and fixed text",
-    "app/wiring.py": "the path a broken memory file was moved to",
+    "app/wiring.py": "where a broken store was moved to, and the run ids and statuses it held",
     "app/settings.py": "settings the person chose; the API key is never written there",
     "app/doctor.py": "a probe file holding 'ok'",
     "app/doctor_stores.py": "opens the stores read-only (mode=ro)",
