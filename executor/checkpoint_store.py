@@ -47,7 +47,7 @@ from executor.set_aside import open_or_set_aside
 from executor.store_rows import UNREADABLE as UNREADABLE  # re-exported: history readers name it here
 from executor.store_rows import RunSummary as RunSummary
 from executor.store_rows import bulk_load, summary
-from executor.store_schema import EVIDENCE_SQL, INDEXES, MIGRATE_1_TO_2, SCHEMA, SCHEMA_VERSION, STEPS_SQL
+from executor.store_schema import EVIDENCE_SQL, INDEXES, MIGRATIONS, SCHEMA_VERSION, STEPS_SQL
 from planner.models import Contract, ExecutionPlan
 
 RUNNING = "RUNNING"
@@ -141,9 +141,9 @@ class CheckpointStore:
                 self._conn.execute(f"PRAGMA {pragma}")
             self._conn.execute("PRAGMA synchronous = NORMAL")
             self._conn.execute("PRAGMA cache_size = -16384")  # 16 MiB: a 10,000-step load stays in memory
-            if version < SCHEMA_VERSION:  # 0: a new file; 1: migrate to append-only step runs
+            if version < SCHEMA_VERSION:  # 0: a new file; 1: append-only step runs; 2: legs counted
                 with self._tx():
-                    for statement in (SCHEMA if version == 0 else MIGRATE_1_TO_2).split(";\n"):
+                    for statement in MIGRATIONS[version].split(";\n"):
                         if statement.strip():
                             self._conn.execute(statement)
                     self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -207,7 +207,8 @@ class CheckpointStore:
     def start_run(
         self, *, run_id: str, plan: ExecutionPlan, exec_mode: str, task: str = "", run_dir: str | None = None
     ) -> None:
-        """Registers a run; for a known run_id (resume) keeps all state and only touches updated_at."""
+        """Registers a run; for a known run_id (resume) keeps all state, counts one more leg and
+        touches updated_at."""
         if not re.fullmatch(_RUN_ID, run_id):  # it must fit in a chk:// ref
             raise CheckpointStoreError(f"run_id {run_id!r} must be non-empty, without '/' or spaces")
         try:
@@ -222,7 +223,9 @@ class CheckpointStore:
                     raise CheckpointStoreError(
                         f"run {run_id!r} belongs to plan {row[0]!r}, not {plan.plan_id!r}"
                     )
-                conn.execute("UPDATE runs SET updated_at = ? WHERE run_id = ?", (now, run_id))
+                conn.execute(
+                    "UPDATE runs SET updated_at = ?, legs = legs + 1 WHERE run_id = ?", (now, run_id)
+                )
                 return
             conn.execute(
                 "INSERT INTO runs (run_id, plan_id, trace_id, task, exec_mode, status, "
@@ -371,6 +374,10 @@ class CheckpointStore:
             conn.execute(
                 f"DELETE FROM step_runs WHERE run_id = ? AND step_id NOT IN ({marks})", (run_id, *keep)
             )
+
+    def leg(self, run_id: str) -> int:
+        """Which leg of the run this is: 1 for its start, 2 for its first resume, and so on."""
+        return int(self._run_row(run_id)["legs"])
 
     def has_run(self, run_id: str) -> bool:
         """The run was opened in this store (so `waypost resume` can continue it)."""

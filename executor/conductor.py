@@ -113,6 +113,7 @@ class RunConductor:
             resumed = checkpoint is not None
             opened = RunOpened(plan=plan, exec_mode=str(mode), task=task, run_dir=run_dir, resumed=resumed)
             await journal.append(opened)
+            state.leg = self.store.leg(run_id)
             reached("run.opened")
             log.info("run started", extra={"exec_mode": str(mode), "resumed": resumed})
             try:
@@ -212,7 +213,8 @@ class RunConductor:
             state.restore(checkpoint)
         prior = list(checkpoint.approvals) if checkpoint else []
         one_shot = {gate for gate, ok in runtime.confirmed_gates.items() if ok}
-        approvals = ApprovalBook(state.run_id, [*prior, *runtime.approvals], one_shot)
+        given = [a if a.leg else a.model_copy(update={"leg": state.leg}) for a in runtime.approvals]
+        approvals = ApprovalBook(state.run_id, [*prior, *given], one_shot)
         budget = BudgetEnforcer.for_run(plan, checkpoint.budget if checkpoint else None, clock=self.clock)
         desk = GateDesk(
             gatekeeper=Gatekeeper(plan, run_id=state.run_id, safe_mode=runtime.safe_mode, exec_mode=mode),
@@ -222,6 +224,7 @@ class RunConductor:
             trace_id=plan.trace_id,
             resources=state.resources,
             facts=lambda: (budget.state(), state.last_url),
+            leg=state.leg,
         )
         engine = ToolCallEngine(
             self.tools,

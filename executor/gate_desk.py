@@ -43,6 +43,9 @@ class ActionGate:
     risk: str
     reason: str
     n: int
+    #: A repeat of an action whose outcome is unknown: which sending of action n it would be
+    #: repeating (docs/architecture.md, "Actions in flight"). Each one is a question of its own.
+    attempt: int = 1
     target: str | None = None
     screenshot_path: str | None = None
     #: What the step has done so far: saved (RUNNING) with a checkpoint before a person is asked.
@@ -59,6 +62,8 @@ class Allowed:
 class Denied:
     decision: GateDecisionV1
     by: str
+    #: The leg of the run that declined (1: its start, 2: its first resume, ...).
+    leg: int | None = None
 
 
 @dataclass(frozen=True)
@@ -93,7 +98,10 @@ class GateDesk:
         trace_id: str,
         resources: RunResources | None = None,
         facts: RunFacts = _no_facts,
+        leg: int | None = None,
     ) -> None:
+        #: This leg of the run (1: its start, 2: its first resume, ...): each answer given here says so.
+        self.leg = leg
         self.gatekeeper = gatekeeper
         self.approvals = approvals
         self.broker = broker
@@ -113,6 +121,7 @@ class GateDesk:
     async def _clear_step(self, step: Step) -> Cleared:
         decision, approval = self.gatekeeper.decide(step, self.approvals)
         if approval is not None and approval.decided_by == "confirmed_gates":
+            approval = self._stamped(approval)
             await self._answered(decision, "approved", approval.decided_by, stored=approval)
         if decision.decision is GateVerdict.NEED_CONFIRM:
             pending = HumanConfirmBroker.pending(decision, step, None)
@@ -124,18 +133,19 @@ class GateDesk:
                 return Paused(decision, pending)
             decision, _ = self.gatekeeper.decide(step, self.approvals)
             if decision.decision is GateVerdict.DENY:
-                return Denied(decision, decision.decided_by or "user")
+                return Denied(decision, decision.decided_by or "user", self.leg)
         elif decision.decision is GateVerdict.DENY:
             by = decision.decided_by or "policy"
             await self._answered(decision, "declined", by)
-            return Denied(decision, by)
+            return Denied(decision, by, approval.leg if approval else self.leg)
         return Allowed(decision, approval)
 
     async def _clear_action(self, step: Step, action: ActionGate) -> Cleared:
         decision = _action_decision(self.journal.run_id, step, action)
         known = self.approvals.get(decision.gate_id, step.step_id)
-        if known is not None:
-            await self._answered(decision, "approved" if known.approved else "declined", known.decided_by)
+        if known is not None:  # given earlier (a person's answer to the question the run paused at)
+            said: Literal["approved", "declined"] = "approved" if known.approved else "declined"
+            await self._answered(decision, said, known.decided_by, leg=known.leg)
             return _verdict(decision, known)
         pending = HumanConfirmBroker.pending(decision, step, None)
         broker = self.broker
@@ -177,6 +187,7 @@ class GateDesk:
         if approval is None:
             await self._answered(decision, "pending", "nobody yet")
             return None
+        approval = self._stamped(approval)
         self.approvals.add(approval)
         verdict: Literal["approved", "declined"] = "approved" if approval.approved else "declined"
         await self._answered(decision, verdict, approval.decided_by, stored=approval, asked=True)
@@ -190,9 +201,19 @@ class GateDesk:
         *,
         stored: Approval | None = None,
         asked: bool = False,
+        leg: int | None = None,
     ) -> None:
-        entry = GateAnswered(decision=decision, verdict=verdict, by=by, approval=stored, asked=asked)
+        """`leg`: the leg whose answer this is, when an earlier one gave it; else this leg."""
+        entry = GateAnswered(
+            decision=decision, verdict=verdict, by=by, approval=stored, asked=asked, leg=leg or self.leg
+        )
         await self.journal.append(entry)
+
+    def _stamped(self, approval: Approval) -> Approval:
+        """The approval with the leg that gave it (this one, unless it already names one)."""
+        if approval.leg is not None or self.leg is None:
+            return approval
+        return approval.model_copy(update={"leg": self.leg})
 
     async def _save_progress(
         self,
@@ -219,9 +240,11 @@ class GateDesk:
 
 
 def action_gate_id(action: ActionGate) -> str:
-    """`<step gate>:<risk>:<n>`: one question per risky action, stable across a pause and resume."""
+    """`<step gate>:<risk>:<n>`: one question per risky action, stable across a pause and resume; a
+    repeat of a later sending of action n adds which one (`...:repeat:<n>.<attempt>`)."""
     gate = action.step_gate
-    return f"{gate.gate_id if gate else DEFAULT_ACTION_GATE}:{action.risk}:{action.n}"
+    attempt = f".{action.attempt}" if action.attempt > 1 else ""
+    return f"{gate.gate_id if gate else DEFAULT_ACTION_GATE}:{action.risk}:{action.n}{attempt}"
 
 
 def unanswered(action: ActionGate, step_id: str) -> PendingUserInput:
@@ -250,7 +273,9 @@ def _action_decision(run_id: str, step: Step, action: ActionGate) -> GateDecisio
 
 
 def _verdict(decision: GateDecisionV1, approval: Approval) -> Cleared:
-    return Allowed(decision, approval) if approval.approved else Denied(decision, approval.decided_by)
+    if approval.approved:
+        return Allowed(decision, approval)
+    return Denied(decision, approval.decided_by, approval.leg)
 
 
 async def gate_screenshot(resources: RunResources | None, name: str) -> str | None:

@@ -89,6 +89,8 @@ class GateAnswered:
     by: str
     approval: Approval | None = None
     asked: bool = False
+    #: The leg that decided: this one, or the earlier one whose answer stands.
+    leg: int | None = None
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -92,6 +92,7 @@ class ReceiptsView:
             gate_kind=decision.gate_kind,
             reason=decision.reason,
             blocked_actions=decision.blocked_actions,
+            leg=entry.leg,
         )
 
 

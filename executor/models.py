@@ -91,6 +91,8 @@ class Approval(Contract):
     decided_by: str = "user"
     decided_at: datetime = Field(default_factory=utc_now)
     note: str = ""
+    #: The leg of the run that gave it (1: the run's start, 2: its first resume, ...).
+    leg: int | None = Field(default=None, ge=1)
 
 
 class RuntimeCtxV1(Contract):

@@ -51,6 +51,8 @@ class RunState:
     #: Something outside the run stopped this leg (its browser died): the run's status says FAILED,
     #: but its receipts are sealed INTERRUPTED, for the run can be resumed in a new browser.
     interrupted: bool = False
+    #: Which leg of the run this is (1: its start, 2: its first resume, ...), from the run store.
+    leg: int | None = None
 
     def restore(self, checkpoint: CheckpointV1) -> None:
         """Takes back what earlier legs did, so finished steps are never run again."""

@@ -1,6 +1,6 @@
 """The run store's SQLite schema and its migrations (executor/checkpoint_store.py uses them)."""
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS runs (
@@ -8,7 +8,8 @@ CREATE TABLE IF NOT EXISTS runs (
     exec_mode TEXT NOT NULL, status TEXT NOT NULL, budget_json TEXT NOT NULL,
     last_url TEXT, pending_json TEXT, checkpoint_ref TEXT,
     last_checkpoint INTEGER NOT NULL DEFAULT 0, run_dir TEXT, bundle_json TEXT,
-    created_at TEXT NOT NULL, updated_at TEXT NOT NULL, step_seq INTEGER NOT NULL DEFAULT 0);
+    created_at TEXT NOT NULL, updated_at TEXT NOT NULL, step_seq INTEGER NOT NULL DEFAULT 0,
+    legs INTEGER NOT NULL DEFAULT 1);
 CREATE INDEX IF NOT EXISTS runs_created ON runs (created_at);
 -- The plan lives apart from the run row: that row is rewritten on every step, and SQLite rewrites a
 -- whole row on update, so a large plan inside it made each save cost O(plan size).
@@ -57,3 +58,7 @@ INSERT INTO step_runs (run_id, seq, step_id, data)
 UPDATE runs SET step_seq = (SELECT COUNT(*) FROM step_runs WHERE step_runs.run_id = runs.run_id);
 DROP TABLE step_runs_v1;
 """
+#: Schema 2 did not count a run's legs (its start and each resume), which gate answers name.
+MIGRATE_2_TO_3 = "ALTER TABLE runs ADD COLUMN legs INTEGER NOT NULL DEFAULT 1"
+#: What brings a file of each older version up to SCHEMA_VERSION (0: a new file).
+MIGRATIONS = {0: SCHEMA, 1: MIGRATE_1_TO_2 + ";\n" + MIGRATE_2_TO_3, 2: MIGRATE_2_TO_3}

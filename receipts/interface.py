@@ -93,6 +93,7 @@ class Recorder(Protocol):
         gate_kind: str = "action",
         reason: str = "",
         blocked_actions: Sequence[str] = (),
+        leg: int | None = None,
     ) -> GateDecisionRecord: ...
     async def record_evidence(
         self,

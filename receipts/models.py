@@ -103,6 +103,9 @@ class GateDecisionRecord(_Record):
     gate_kind: str = "action"
     reason: str = ""
     blocked_actions: list[str] = Field(default_factory=list)
+    #: The leg of the run that made this decision (1: the run's start, 2: its first resume, ...);
+    #: an answer an earlier leg gave keeps that leg's number. None in receipts older than legs.
+    leg: int | None = Field(default=None, ge=1)
 
 
 class EvidenceReadRecord(_Record):

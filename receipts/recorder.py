@@ -254,6 +254,7 @@ class JsonlRecorder:
         gate_kind: str = "action",
         reason: str = "",
         blocked_actions: Sequence[str] = (),
+        leg: int | None = None,
     ) -> GateDecisionRecord:
         data = {
             "kind": "gate_decision",
@@ -265,6 +266,7 @@ class JsonlRecorder:
             "gate_kind": gate_kind,
             "reason": self.redactor.text(reason),
             "blocked_actions": list(blocked_actions),
+            "leg": leg,
         }
         return await self._add(data, GateDecisionRecord)
 

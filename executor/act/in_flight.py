@@ -23,9 +23,12 @@ def declined(progress: StepProgress, intent: Intent, by: str) -> None:
         progress.done += 1
 
 
-def rewind(progress: StepProgress) -> None:
-    """A repeat that was approved: the loop runs the action again, under the same number."""
+def rewind(progress: StepProgress, intent: Intent) -> None:
+    """A repeat that was approved: the loop runs the action again, under the same number, as the
+    next sending of it. The approval covers that one sending: if its outcome is lost too, the
+    question is asked again (a gate of its own), under whatever policy the leg meeting it has."""
     progress.count = max(0, progress.count - 1)
+    progress.repeats[intent.n] = intent.attempt
 
 
 async def decide_repeat(
@@ -46,7 +49,7 @@ async def decide_repeat(
         step_id=env.step_id,
     )
     question = ActionGate(
-        step_gate=gate, risk="repeat", n=intent.n, target=what(intent.action),
+        step_gate=gate, risk="repeat", n=intent.n, attempt=intent.attempt, target=what(intent.action),
         reason=f"this {kind} may already have happened: the run stopped after it was sent and before "
         "its outcome was recorded. Run it again?",
         progress=with_intent(progress, intent),
@@ -57,12 +60,19 @@ async def decide_repeat(
         raise StepPaused(pending, with_intent(progress, intent))
     if isinstance(cleared, Denied):
         declined(progress, intent, cleared.by)
-        text = f"{described(intent)} was not repeated (declined by {cleared.by}); its outcome stays unknown"
+        text = (f"{described(intent)} was not repeated (declined by {cleared.by}{_leg(cleared.leg)}); "
+                "its outcome stays unknown")  # fmt: skip
     else:
-        rewind(progress)
-        by = cleared.approval.decided_by if cleared.approval else "policy"
-        text = f"{described(intent)} runs again (approved by {by})"
+        rewind(progress, intent)
+        approval = cleared.approval
+        by, leg = (approval.decided_by, approval.leg) if approval else ("policy", None)
+        text = (f"{described(intent)} runs again (approved by {by}{_leg(leg)}); the approval covers "
+                "this sending only")  # fmt: skip
     await env.recorder.record_note(text, level="warning", step_id=env.step_id)
+
+
+def _leg(leg: int | None) -> str:
+    return f" in leg {leg}" if leg else ""
 
 
 async def note_taken_back(env: ActEnv, intent: Intent) -> None:

@@ -33,6 +33,8 @@ class Intent(BaseModel):
 
     n: int
     action: dict[str, Any]
+    #: Which sending of action n this is: 1, then one more for each approved repeat.
+    attempt: int = 1
     url: str | None = None
     #: An explicit list's action: taking it as done moves the list on by one.
     listed: bool = False

@@ -112,7 +112,9 @@ async def _intend(env: ActEnv, action: Action, before: PageCapture) -> Intent | 
     if env.intents is None or env.progress is None:
         return None
     dumped = action.model_dump(mode="json", exclude_none=True)
-    intent = Intent(n=env.progress.count, action=dumped, url=before.url, listed=env.listed)
+    n = env.progress.count
+    attempt = env.progress.repeats.get(n, 0) + 1
+    intent = Intent(n=n, action=dumped, attempt=attempt, url=before.url, listed=env.listed)
     await env.intents.save(with_intent(env.progress, intent), settled=False, last_url=before.url)
     return intent
 

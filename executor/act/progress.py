@@ -34,6 +34,9 @@ class StepProgress(BaseModel):
     #: Actions that may have happened before a run stopped and were not repeated (declined): their
     #: outcome is unknown, so the run cannot claim SUCCESS for them (executor/act/intent.py).
     unknown: list[dict[str, Any]] = Field(default_factory=list)
+    #: Action number -> the sending whose repeat was approved: the next sending of that action is one
+    #: later, and a new unknown outcome of it is a new question (executor/act/in_flight.py).
+    repeats: dict[int, int] = Field(default_factory=dict)
     decisions: int = 0
     fallbacks: int = 0
     fallback_reason: str | None = None

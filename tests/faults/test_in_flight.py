@@ -108,7 +108,7 @@ def test_stopped_while_post_in_flight_resume_posts_once(
 
         notes = _receipt_texts(tmp_path, run_id)
         assert any("outcome is unknown" in n and "click" in n for n in notes), notes
-        assert any("not repeated (declined by policy:none)" in n for n in notes), notes
+        assert any("not repeated (declined by policy:none in leg 2)" in n for n in notes), notes
         assert any("gate_send:repeat:" in n and "declined" in n for n in notes), notes
         verified = waypost(tmp_path, "receipts", "verify", run_id)
         assert verified.code == 0, verified.out + verified.err
@@ -126,3 +126,53 @@ def _receipt_texts(home: Path, run_id: str) -> list[str]:
     """Each receipt record as one line of text, for reading what the run recorded."""
     lines = (home / "runs" / run_id / "receipts.jsonl").read_text(encoding="utf-8").splitlines()
     return [json.dumps(json.loads(line)) for line in lines if line.strip()]
+
+
+@pytest.mark.parametrize("third", ["none", "ask"])
+def test_an_approved_repeat_covers_one_attempt(
+    third: str, tmp_path: Path, table: list[tuple[str, float, str]]
+) -> None:
+    """POST #1 never answered, kill -9; `resume --approve all` repeats it (POST #2, held too), kill -9
+    again; the third leg meets a new unknown outcome and asks under its own policy. Before, it
+    logged "approved, decided_by policy:all" in the same millisecond and POST #3 went out."""
+    with FaultSite() as site:
+        plan = write_plan(tmp_path, _held_plan(site))
+        first = spawn(tmp_path, "run", "--plan", str(plan), "--approve", "all", "--json")
+        site.wait_for_post("/submit-held")
+        _kill_group(first)
+        finish(first, time.monotonic(), 60)
+        run_id = _run_id(tmp_path)
+
+        second = spawn(tmp_path, "resume", run_id, "--approve", "all", "--json")
+        site.wait_for_post("/submit-held", 2)  # the approved repeat went out, and is held again
+        _kill_group(second)
+        finish(second, time.monotonic(), 60)
+
+        third_leg = waypost(tmp_path, "resume", run_id, "--approve", third, "--json", limit_s=90)
+        table.append((third_leg.status, third_leg.seconds, f"posts {site.posts('/submit-held')}"))
+        assert "Traceback" not in third_leg.err, third_leg.err
+        assert site.posts("/submit-held") == 2  # the second approval was not reused
+        gates = _gate_records(tmp_path, run_id)
+        repeats = [g for g in gates if ":repeat:" in g["gate_id"]]
+        assert [(g["decision"], g["decided_by"], g["leg"]) for g in repeats[:1]] == [
+            ("approved", "policy:all", 2)
+        ]
+        if third == "none":
+            assert third_leg.status == "PARTIAL", third_leg.out
+            assert [(g["decision"], g["decided_by"], g["leg"]) for g in repeats[1:]] == [
+                ("declined", "policy:none", 3)
+            ]
+            assert repeats[1]["gate_id"] != repeats[0]["gate_id"]  # a question of its own
+        else:  # `ask` with no terminal: nobody to answer, so the run waits, asking again
+            assert third_leg.status == "NEEDS_CONFIRMATION", third_leg.out
+            pending = third_leg.document["pending_user_input"]
+            assert pending["gate_id"] not in {g["gate_id"] for g in repeats if g["decision"] != "pending"}
+            assert [g["decision"] for g in repeats[1:]] == ["pending"]
+        verified = waypost(tmp_path, "receipts", "verify", run_id)  # a paused run: UNFINISHED, exit 1
+        assert "untouched" in verified.out and verified.code == (0 if third == "none" else 1), verified.out
+
+
+def _gate_records(home: Path, run_id: str) -> list[dict[str, Any]]:
+    lines = (home / "runs" / run_id / "receipts.jsonl").read_text(encoding="utf-8").splitlines()
+    records = [json.loads(line) for line in lines if line.strip()]
+    return [r for r in records if r["kind"] == "gate_decision"]

@@ -44,3 +44,21 @@ def test_a_repeatable_action_is_rewound_to_run_again() -> None:
     progress = _progress()
     assert take_back(progress, Intent(n=2, action=fill, listed=True)) is False
     assert (progress.done, progress.count, progress.performed) == (1, 1, 1)
+
+
+def test_an_approved_repeat_is_sent_as_the_next_attempt_and_asks_anew() -> None:
+    """An approval to repeat covers that one sending: the repeat's own unknown outcome is a new gate."""
+    from executor.act.in_flight import rewind
+    from executor.gate_desk import ActionGate, action_gate_id
+
+    progress = _progress()
+    first = Intent(n=2, action=CLICK, listed=True)
+    rewind(progress, first)
+    assert progress.count == 1 and progress.repeats == {2: 1}
+    again = Intent(n=2, action=CLICK, attempt=progress.repeats[2] + 1, listed=True)
+    gates = [
+        action_gate_id(ActionGate(step_gate=None, risk="repeat", reason="?", n=i.n, attempt=i.attempt))
+        for i in (first, again)
+    ]
+    assert gates == ["gate_action:repeat:2", "gate_action:repeat:2.2"]
+    assert StepProgress.from_outputs(with_intent(progress, again)).repeats == {2: 1}  # saved with it

@@ -9,6 +9,7 @@ import sqlite3
 import subprocess
 import sys
 from collections.abc import Iterator
+from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -237,6 +238,26 @@ def test_start_run_again_keeps_state(store: CheckpointStore) -> None:
     assert after.task == "the task"
     assert after.created_at == before.created_at
     assert after.updated_at >= before.updated_at
+
+
+def test_each_start_of_a_run_is_one_more_leg(store: CheckpointStore) -> None:
+    save(store, "run_1", make_step("s1"))
+    assert store.leg("run_1") == 1
+    for _ in range(2):  # two resumes
+        store.start_run(run_id="run_1", plan=make_plan(), exec_mode="HYBRID")
+    assert store.leg("run_1") == 3
+
+
+def test_a_schema_2_file_gains_the_leg_count(db_path: Path) -> None:
+    with CheckpointStore(db_path) as s:
+        s.start_run(run_id="run_1", plan=make_plan(), exec_mode=ExecMode.HYBRID)
+        save(s, "run_1", make_step("s1"))
+    with closing(sqlite3.connect(db_path)) as raw:  # as schema 2 left it: no legs column
+        raw.execute("ALTER TABLE runs DROP COLUMN legs")
+        raw.execute("PRAGMA user_version = 2")
+        raw.commit()
+    with CheckpointStore(db_path) as s:
+        assert s.leg("run_1") == 1 and list(s.load("run_1").step_runs) == ["s1"]
 
 
 def test_start_run_rejects_another_plan_and_unknown_modes(store: CheckpointStore) -> None:
