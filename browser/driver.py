@@ -71,6 +71,13 @@ class PolicyAware(Protocol):
 
 
 @runtime_checkable
+class AnswerAware(Protocol):
+    """A driver that knows which form posts (and the like) still wait for the server's answer."""
+
+    def unanswered(self) -> list[str]: ...
+
+
+@runtime_checkable
 class FactsAware(Protocol):
     """A driver that can say what a click would do before it happens (browser/click_facts.py)."""
 
@@ -159,6 +166,10 @@ class PlaywrightDriver:
     @property
     def policy(self) -> BrowserPolicy:
         return self.session.policy
+
+    def unanswered(self) -> list[str]:
+        """`METHOD url` of each request that can change something and has had no answer yet."""
+        return self.session.unanswered.waiting()
 
     async def load_page(
         self, url: str, *, new_tab: bool = False, timeout_ms: float | None = None

@@ -39,6 +39,7 @@ from browser.scratch import new_scratch
 from browser.secrets import SecretVault
 from browser.socket_guard import SocketGuard
 from browser.submit_guard import INIT_SCRIPT, OFF_SCRIPT, is_unsafe_method
+from browser.unanswered import Unanswered
 from browser.url_policy import UrlPolicy
 from browser.worker_guard import WorkerGuard
 
@@ -77,6 +78,8 @@ class BrowserSession:
         self.navigation_timeout_ms = navigation_timeout_ms
         self.dialogs: list[DialogEvent] = []
         self.guard_events: list[GuardEvent] = []
+        #: Form posts and the like still waiting for the server's answer (browser/unanswered.py).
+        self.unanswered = Unanswered(self.vault.redact)
         self.typed = TypedValues()
         self.sockets = SocketGuard(
             self.typed, lambda: self.policy.submit_blocked, self.guard_events.append, self.vault.redact
@@ -147,6 +150,7 @@ class BrowserSession:
         await self.context.route("**/*", self._route)
         await self._watch_hops()  # redirect hops never pass the route above
         self.context.on("requestfailed", self._on_failed)  # Chromium's own check (local_network.py)
+        self.unanswered.install(self.context)
         await self.sockets.install(self.context)  # WebSocket messages never pass the route above
         self.context.on("page", self._adopt)
         for page in self.context.pages:

@@ -42,9 +42,10 @@ async def decide_repeat(
     """An action that may have happened: the person (or the run's approval policy) says whether it
     runs again. The receipts get the intent and its unknown outcome first, then the decision."""
     kind = intent.action.get("kind", "action")
+    no_answer = f" ({', '.join(intent.awaiting)} had no answer yet)" if intent.awaiting else ""
     await env.recorder.record_note(
         f"resumed: {described(intent)} was sent to the page on {intent.url or 'an unknown page'} before "
-        "the run stopped; its outcome is unknown",
+        f"the run stopped{no_answer}; its outcome is unknown",
         level="warning",
         step_id=env.step_id,
     )

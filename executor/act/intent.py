@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from typing import Any, Protocol
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from browser.models import ActionOutcome
 from executor.act.progress import StepProgress
@@ -39,6 +39,9 @@ class Intent(BaseModel):
     #: An explicit list's action: taking it as done moves the list on by one.
     listed: bool = False
     outcome: dict[str, Any] | None = None
+    #: Requests the action sent that had no answer from the server yet (`POST url`): the action went
+    #: out, and whether the server acted on it is unknown until the answer comes.
+    awaiting: list[str] = Field(default_factory=list)
 
     @classmethod
     def from_outputs(cls, outputs: dict[str, Any] | None) -> Intent | None:

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from browser.driver import BrowserDriver
+from browser.driver import AnswerAware, BrowserDriver
 from browser.models import Action, ActionOutcome, PageCapture
 from executor.act.intent import Intent, IntentLog, settled, with_intent
 from executor.act.progress import StepProgress
@@ -79,15 +79,16 @@ async def perform(
     charge(env.budget)
     dialogs = len(env.driver.dialogs)
     started = time.perf_counter()
+    waiting_before = _waiting(env.driver)
     intent = await _intend(env, action, before) if journaled else None
     outcome = await env.driver.perform(action)
-    done = settled(intent, outcome) if intent is not None else None
-    if done is not None:
-        await _settle(env, done)
     if env.budget is not None:
         env.budget.add_usage(actions=1)
     after = await env.driver.capture(screenshot=True)
     env.last_after = after
+    if intent is not None:  # known only once the page has answered: after the capture
+        sent = [request for request in _waiting(env.driver) if request not in waiting_before]
+        await _settle(env, intent, outcome, sent)
     record = await env.recorder.record_action(
         action=action,
         outcome=outcome,
@@ -119,10 +120,24 @@ async def _intend(env: ActEnv, action: Action, before: PageCapture) -> Intent | 
     return intent
 
 
-async def _settle(env: ActEnv, intent: Intent) -> None:
-    if env.intents is not None and env.progress is not None:
-        url = (intent.outcome or {}).get("url")
-        await env.intents.save(with_intent(env.progress, intent), settled=True, last_url=url)
+async def _settle(env: ActEnv, intent: Intent, outcome: ActionOutcome, sent: list[str]) -> None:
+    """Journals the browser's answer when it says for certain what happened. A request the action
+    sent that still waits for the server's answer (a form post) leaves it open, saying so."""
+    if env.intents is None or env.progress is None:
+        return
+    if sent:
+        waiting = intent.model_copy(update={"awaiting": sent})
+        await env.intents.save(with_intent(env.progress, waiting), settled=False, last_url=outcome.url_after)
+        return
+    done = settled(intent, outcome)
+    if done is not None:
+        url = (done.outcome or {}).get("url")
+        await env.intents.save(with_intent(env.progress, done), settled=True, last_url=url)
+
+
+def _waiting(driver: BrowserDriver) -> list[str]:
+    """Requests still waiting for their answer (drivers that cannot tell say none)."""
+    return driver.unanswered() if isinstance(driver, AnswerAware) else []
 
 
 async def refuse(env: ActEnv, action: Action, before: PageCapture, why: str, gate: GateRef | None) -> None:

@@ -176,3 +176,47 @@ def _gate_records(home: Path, run_id: str) -> list[dict[str, Any]]:
     lines = (home / "runs" / run_id / "receipts.jsonl").read_text(encoding="utf-8").splitlines()
     records = [json.loads(line) for line in lines if line.strip()]
     return [r for r in records if r["kind"] == "gate_decision"]
+
+
+def _unanswered_form_plan(site: FaultSite) -> dict[str, Any]:
+    """Fill and send a plain form whose POST the server takes and never answers."""
+    gate = {"gate_id": "gate_send", "kind": "action", "requires_user_confirm": True, "reason": "sends"}
+    actions = [
+        {"kind": "fill", "target": {"selector": "#name"}, "value": "Ada"},
+        {"kind": "click", "target": {"role": "button", "name": "Send"}},
+    ]
+    step = {
+        "step_id": "stp_send",
+        "type": "ACT",
+        "name": "Send the form",
+        "policy_gate_id": "gate_send",
+        "inputs": {"url": site.url("/form-unanswered"), "actions": actions},
+    }
+    budget = {"max_time_ms": 60_000, "max_tool_calls": 30, "max_actions": 40}
+    return {"mode": "B", "plan_status": "READY", "steps": [step], "policy_gates": [gate], "budget": budget}
+
+
+def test_chromium_killed_while_a_form_post_awaits_its_answer_never_resumes_to_success(
+    tmp_path: Path, table: list[tuple[str, float, str]]
+) -> None:
+    """The click returned at once (the page had it), the POST never got its answer, Chromium died.
+    Before, `resume --approve none` re-typed the field and ended SUCCESS ("click:ok")."""
+    with FaultSite() as site:
+        plan = write_plan(tmp_path, _unanswered_form_plan(site))
+        started = time.monotonic()
+        proc = spawn(tmp_path, "run", "--plan", str(plan), "--approve", "all", "--json")
+        site.wait_for_post("/submit-never")  # the server has the POST and will never answer it
+        _kill_chromium(proc)
+        stopped = finish(proc, started, 60)
+        table.append((stopped.status, stopped.seconds, f"posts {site.posts('/submit-never')}"))
+        assert stopped.status == "FAILED", stopped.out + stopped.err
+        run_id = _run_id(tmp_path)
+
+        resumed = waypost(tmp_path, "resume", run_id, "--approve", "none", "--json", limit_s=90)
+        table.append((resumed.status, resumed.seconds, f"posts {site.posts('/submit-never')}"))
+        assert "Traceback" not in resumed.err, resumed.err
+        assert resumed.status == "PARTIAL", resumed.out  # never SUCCESS: nobody saw the answer
+        assert "outcome unknown" in resumed.sentence and "click" in resumed.sentence
+        assert site.posts("/submit-never") == 1
+        notes = _receipt_texts(tmp_path, run_id)
+        assert any("outcome is unknown" in n and "click" in n for n in notes), notes

@@ -10,6 +10,7 @@ Routes:
                   synchronous request: the click itself does not return while the POST is held)
   POST /submit-held  counted, then never answered: a test kills the run while the POST is in flight
   /form-unanswered  a plain form (one text field, Send) whose submit navigates to POST /submit-never
+  /form-fetch     a Send button whose click posts to /submit-never with fetch() and returns at once
   POST /submit-never  counted, then never answered: the click returns, the page waits for the answer
   /spin           a page whose Go button starts `while(true){}` (the renderer never answers again)
   /spin-on-load   a page that starts `while(true){}` shortly after load
@@ -59,6 +60,10 @@ r.send(document.getElementById('name').value); document.querySelector('h1').text
 Send</button></body></html>"""
 
 _FORM_UNANSWERED = _FORM.replace(b'action="/submit"', b'action="/submit-never"')
+
+_FORM_FETCH = b"""<!doctype html><html><head><title>Fetch form</title></head><body>
+<h1>Order</h1><button id="send" onclick="fetch('/submit-never', {method: 'POST', body: 'x'});
+document.querySelector('h1').textContent = 'Sending';">Send</button></body></html>"""
 
 _OK = b"<!doctype html><html><head><title>OK</title></head><body><h1>All fine</h1></body></html>"
 _RECEIVED = b"<!doctype html><html><head><title>Received</title></head><body><h1>Received</h1></body></html>"
@@ -163,6 +168,7 @@ def _make_handler(site: FaultSite) -> type[BaseHTTPRequestHandler]:
                 "/form": _FORM,
                 "/form-held": _FORM_HELD,
                 "/form-unanswered": _FORM_UNANSWERED,
+                "/form-fetch": _FORM_FETCH,
                 "/spin": _SPIN,
                 "/spin-on-load": _SPIN_ON_LOAD,
                 "/ok": _OK,
