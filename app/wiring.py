@@ -119,10 +119,11 @@ _WAITING = frozenset(
 def _run_store(runs_dir: Path) -> CheckpointStore:
     """The run store; an unreadable one is set aside (kept), a new one started, and the person told
     where it went and which waiting runs it held (their receipts stay readable)."""
-    from executor.checkpoint_store import CheckpointStore
+    from executor.checkpoint_store import CheckpointStore, CheckpointStoreError
+    from executor.set_aside import open_or_set_aside
     from receipts.runs import list_runs
 
-    store, aside = CheckpointStore.or_set_aside(store_path(runs_dir))
+    store, aside = open_or_set_aside(store_path(runs_dir), CheckpointStore, CheckpointStoreError)
     if aside is not None:
         waiting = [f"{r.run_id} ({r.status})" for r in list_runs(runs_dir) if r.status in _WAITING]
         shown = ", ".join(waiting[:10]) + (f" and {len(waiting) - 10} more" if len(waiting) > 10 else "")

@@ -43,7 +43,6 @@ from executor.models import (
     RunStatus,
     StepRunV1,
 )
-from executor.set_aside import open_or_set_aside
 from executor.store_rows import UNREADABLE as UNREADABLE  # re-exported: history readers name it here
 from executor.store_rows import RunSummary as RunSummary
 from executor.store_rows import bulk_load, summary
@@ -117,12 +116,6 @@ class CheckpointStore:
         except CheckpointStoreError:
             self._conn.close()
             raise
-
-    @classmethod
-    def or_set_aside(cls, path: Path) -> tuple[CheckpointStore, Path | None]:
-        """The store at `path`; a file SQLite cannot read is renamed (kept) and a new store started.
-        Returns the store and where the unreadable file went (executor/set_aside.py)."""
-        return open_or_set_aside(path, cls, CheckpointStoreError)
 
     @classmethod
     def in_memory(cls) -> CheckpointStore:
@@ -381,9 +374,7 @@ class CheckpointStore:
 
     def has_run(self, run_id: str) -> bool:
         """The run was opened in this store (so `waypost resume` can continue it)."""
-        with self._guard():
-            row = self._conn.execute("SELECT 1 FROM runs WHERE run_id = ?", (run_id,)).fetchone()
-        return row is not None
+        return bool(self._rows("SELECT run_id FROM runs WHERE run_id = ?", (run_id,)))
 
     def load_plan(self, run_id: str) -> ExecutionPlan:
         rows = self._rows("SELECT data FROM plans WHERE run_id = ?", (run_id,))

@@ -210,6 +210,7 @@ def _entry(record: Record, images: _Images, bad: BadRecord | None = None) -> str
             f'<div class="title-line"><span class="pill">gate</span><span class="what">'
             f'{_e(record.gate_id)}</span>{_pill(record.decision)}</div><div class="detail">'
             f"{_e(record.gate_kind)} gate · {_e(record.scope)} scope · decided by {_e(record.decided_by)}"
+            f"{f' in leg {record.leg}' if record.leg else ''}"
             f"{' · ' + _e(record.reason) if record.reason else ''}{blocked}</div>"
         )
     elif isinstance(record, EvidenceReadRecord):
