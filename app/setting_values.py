@@ -2,8 +2,8 @@
 
 A value that is wrong in kind (a model endpoint that is not a web address, a search template without
 its `{query}`, a browser path that is no program) used to pass through and trip a run deep inside,
-as a traceback. Here each is refused with the reason; `where_from` names the setting the way the
-person wrote it (environment variable, flag or settings file), so the sentence says what to change.
+as a traceback. Here each is refused with the reason; `Sources` names the setting the way the person
+wrote it (environment variable, flag or settings file), so the sentence says what to change.
 """
 
 from __future__ import annotations
@@ -11,8 +11,12 @@ from __future__ import annotations
 import os
 import shutil
 from collections.abc import Mapping
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
+
+from pydantic import ValidationError
 
 WEB = ("http", "https")
 BROWSER_ENDPOINT = ("http", "https", "ws", "wss")
@@ -54,22 +58,34 @@ def program(value: str) -> str:
     raise ValueError("not an executable; point it at a Chromium executable")
 
 
-def named(
-    key: str,
-    shown: str,
-    *,
-    env: Mapping[str, str],
-    env_names: Mapping[str, str],
-    flags: Mapping[str, object],
-    file: Path,
-) -> str:
-    """`key` as the person set it: the flag's value, else the environment variable, else the file."""
-    if key in flags:
-        return f"{_FLAGS.get(key, key)} {shown}"
-    for var, name in env_names.items():
-        if name == key and env.get(var):
-            return f"{var}={shown}"
-    return f"{key} = {shown} in {file}"
+@dataclass(frozen=True, kw_only=True)
+class Sources:
+    """Where the settings came from: the environment, flags (or the window's values), the file."""
+
+    env: Mapping[str, str]
+    env_names: Mapping[str, str]
+    flags: Mapping[str, object]
+    file: Path
+
+    def first_problem(self, exc: ValidationError, values: Mapping[str, Any]) -> str:
+        """The first problem, naming the setting as the person set it: `WAYPOST_SEARCH_URL='...': ...`."""
+        error = exc.errors()[0]
+        loc = error.get("loc", ())
+        message = str(error.get("msg", exc)).removeprefix("Value error, ")
+        key = str(loc[0]) if loc else ("search_url" if values.get("search_url") else "")
+        if not key:
+            return f"invalid settings ({self.file}): {message}"
+        shown = "[hidden]" if key == "api_key" else repr(values.get(key))
+        return f"{self._named(key, shown)}: {message}"
+
+    def _named(self, key: str, shown: str) -> str:
+        """`key` as the person set it: the flag's value, else the environment variable, else the file."""
+        if key in self.flags:
+            return f"{_FLAGS.get(key, key)} {shown}"
+        for var, name in self.env_names.items():
+            if name == key and self.env.get(var):
+                return f"{var}={shown}"
+        return f"{key} = {shown} in {self.file}"
 
 
 #: Settings that a flag sets under another name.

@@ -24,7 +24,7 @@ from pydantic import (
 )
 
 from app import setting_values
-from common.bounded_read import SETTINGS_BYTES, FileTooLarge, read_text
+from common.bounded_read import SETTINGS_BYTES, read_text_or
 from common.paths import data_dir
 from executor.models import ApprovalPolicy
 
@@ -189,11 +189,10 @@ def load_settings(
     env = os.environ if env is None else env
     values: dict[str, Any] = {}
     if path.exists():
+        text = read_text_or(SettingsError, path, SETTINGS_BYTES, what="settings file")
         try:
-            values.update(tomllib.loads(read_text(path, SETTINGS_BYTES, what="settings file")))
-        except FileTooLarge as exc:
-            raise SettingsError(str(exc)) from exc
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            values.update(tomllib.loads(text))
+        except tomllib.TOMLDecodeError as exc:
             raise SettingsError(f"cannot read settings {path}: {exc}") from exc
         values.pop("api_key", None)  # never honoured from plain config
     key = _keyring_key() if read_keyring else None
@@ -205,27 +204,8 @@ def load_settings(
     try:
         return Settings.model_validate(values)
     except ValidationError as exc:
-        raise SettingsError(_named(exc, values, env=env, flags=flags, file=path)) from exc
-
-
-def _named(
-    exc: ValidationError,
-    values: Mapping[str, Any],
-    *,
-    env: Mapping[str, str],
-    flags: Mapping[str, Any],
-    file: Path,
-) -> str:
-    """The first problem, naming the setting as the person set it: `WAYPOST_SEARCH_URL='...': ...`."""
-    error = exc.errors()[0]
-    loc = error.get("loc", ())
-    message = str(error.get("msg", exc)).removeprefix("Value error, ")
-    key = str(loc[0]) if loc else ("search_url" if values.get("search_url") else "")
-    if not key:
-        return f"invalid settings ({file}): {message}"
-    shown = "[hidden]" if key == "api_key" else repr(values.get(key))
-    where = setting_values.named(key, shown, env=env, env_names=_ENV, flags=flags, file=file)
-    return f"{where}: {message}"
+        where = setting_values.Sources(env=env, env_names=_ENV, flags=flags, file=path)
+        raise SettingsError(where.first_problem(exc, values)) from exc
 
 
 def save_settings(settings: Settings, path: Path | None = None) -> Path:

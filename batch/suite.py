@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pydantic import Field, ValidationError, model_validator
 
-from common.bounded_read import SUITE_BYTES, FileTooLarge, read_text
+from common.bounded_read import SUITE_BYTES, read_text_or
 from common.contracts import Contract
 from executor.models import RunStatus
 from planner.models import ExecutionPlan
@@ -73,12 +73,7 @@ def parse_suite(text: str, *, source: str = "suite") -> list[SuiteCase]:
 
 
 def read_suite(path: Path) -> list[SuiteCase]:
-    try:
-        text = read_text(path, SUITE_BYTES, what="suite")
-    except FileTooLarge as exc:
-        raise SuiteError(str(exc)) from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise SuiteError(f"cannot read suite {path}: {exc}") from exc
+    text = read_text_or(SuiteError, path, SUITE_BYTES, what="suite")
     return parse_suite(text, source=str(path))
 
 

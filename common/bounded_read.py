@@ -50,3 +50,14 @@ def read_bytes(path: Path | str, limit: int, *, what: str = "file") -> bytes:
 def read_text(path: Path | str, limit: int, *, what: str = "file") -> str:
     """The file as UTF-8 text (a leading byte order mark dropped). UnicodeDecodeError for other bytes."""
     return read_bytes(path, limit, what=what).decode("utf-8-sig")
+
+
+def read_text_or(error: type[Exception], path: Path | str, limit: int, *, what: str) -> str:
+    """As `read_text`, with every way it fails (too large, unreadable, not UTF-8) an `error` whose
+    message names the file: the one exception a caller's command turns into a sentence."""
+    try:
+        return read_text(path, limit, what=what)
+    except FileTooLarge as exc:
+        raise error(str(exc)) from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise error(f"cannot read {what} {path}: {exc}") from exc

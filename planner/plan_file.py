@@ -12,7 +12,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from common.bounded_read import PLAN_BYTES, FileTooLarge, read_text
+from common.bounded_read import PLAN_BYTES, read_text_or
 from planner.models import ExecutionPlan
 
 
@@ -21,12 +21,7 @@ class PlanFileError(ValueError):
 
 
 def read_plan_file(path: Path) -> ExecutionPlan:
-    try:
-        text = read_text(path, PLAN_BYTES, what="plan")
-    except FileTooLarge as exc:
-        raise PlanFileError(str(exc)) from exc
-    except (OSError, UnicodeDecodeError) as exc:
-        raise PlanFileError(f"cannot read plan {path}: {exc}") from exc
+    text = read_text_or(PlanFileError, path, PLAN_BYTES, what="plan")
     try:
         return ExecutionPlan.model_validate_json(text)
     except ValidationError as exc:

@@ -366,6 +366,6 @@ def test_search_url_in_the_settings_file_is_named(home: Path, capsys: pytest.Cap
     assert code == 2 and "search_url" in err and "config.toml" in err and "{query}" in err, err
 
 
-def test_sweep_has_at_least_80_inputs() -> None:
+def test_sweep_has_at_least_110_inputs() -> None:
     counted = CLI_ARGS, PLAN_FILES, ENVIRONMENT, SETTINGS_FILES, REFUSED_PLANS, BAD_SETTINGS, NO_BROWSER
-    assert sum(len(group) for group in counted) >= 120
+    assert sum(len(group) for group in counted) >= 110

@@ -12,10 +12,11 @@ from executor.entrypoint import STORE_FILENAME
 from executor.memory import MEMORY_FILENAME
 from tests.faults.harness import act_plan, home_env, waypost, write_plan
 
+#: Files SQLite cannot read: not a database at all, and a database header over garbage.
+GARBAGE = [b"this is not a database" * 100, b"SQLite format 3\x00" + b"\xff" * 4000]
 
-@pytest.mark.parametrize(
-    "garbage", [b"this is not a database" * 100, b"SQLite format 3\x00" + b"\xff" * 4000]
-)
+
+@pytest.mark.parametrize("garbage", GARBAGE)
 def test_corrupt_memory_is_set_aside_and_the_command_goes_on(
     garbage: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -50,9 +51,7 @@ def test_doctor_checks_the_stores_and_says_how_to_recover(tmp_path: Path) -> Non
     assert memory.ok
 
 
-@pytest.mark.parametrize(
-    "garbage", [b"this is not a database" * 100, b"SQLite format 3\x00" + b"\xff" * 4000]
-)
+@pytest.mark.parametrize("garbage", GARBAGE)
 def test_corrupt_run_store_is_set_aside_and_reported_with_its_waiting_runs(
     garbage: bytes, tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:

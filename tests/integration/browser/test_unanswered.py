@@ -46,6 +46,16 @@ async def recorder(tmp_path: Path) -> AsyncIterator[JsonlRecorder]:
         yield rec
 
 
+def _journaled(driver: PlaywrightDriver, recorder: JsonlRecorder, run_dir: Path) -> tuple[ActEnv, Saves]:
+    """An act step's environment whose intents are kept in a Saves."""
+    saves = Saves()
+    env = ActEnv(
+        driver=driver, recorder=recorder, run_id=recorder.run_id, step_id="s1", run_dir=run_dir,
+        progress=StepProgress(), intents=saves, listed=True,
+    )  # fmt: skip
+    return env, saves
+
+
 async def _sent(site: FaultSite, path: str) -> None:
     """Waits (off the loop) until the server has the POST: the route let it through, so the browser
     has reported the request to this process."""
@@ -74,11 +84,7 @@ async def test_a_click_whose_post_waits_is_journaled_unsettled_with_the_post(
     driver: PlaywrightDriver, fault_site: FaultSite, recorder: JsonlRecorder, tmp_path: Path
 ) -> None:
     await act(driver, "navigate", url=fault_site.url("/form-fetch"))
-    saves = Saves()
-    env = ActEnv(
-        driver=driver, recorder=recorder, run_id=recorder.run_id, step_id="s1", run_dir=tmp_path,
-        progress=StepProgress(), intents=saves, listed=True,
-    )  # fmt: skip
+    env, saves = _journaled(driver, recorder, tmp_path)
     click = parse_action({"kind": "click", "target": {"role": "button", "name": "Send"}})
     send = asyncio.ensure_future(perform(env, click, None, await capture_before(env)))
     await _sent(fault_site, "/submit-never")
@@ -90,15 +96,11 @@ async def test_a_click_whose_post_waits_is_journaled_unsettled_with_the_post(
     assert last.awaiting == [f"POST {fault_site.url('/submit-never')}"]
 
 
-async def test_a_click_whose_post_was_answered_is_settled(
+async def test_a_click_that_sends_nothing_is_settled(
     driver: PlaywrightDriver, fault_site: FaultSite, recorder: JsonlRecorder, tmp_path: Path
 ) -> None:
     await act(driver, "navigate", url=fault_site.url("/go"))
-    saves = Saves()
-    env = ActEnv(
-        driver=driver, recorder=recorder, run_id=recorder.run_id, step_id="s1", run_dir=tmp_path,
-        progress=StepProgress(), intents=saves, listed=True,
-    )  # fmt: skip
+    env, saves = _journaled(driver, recorder, tmp_path)
     click = parse_action({"kind": "click", "target": {"role": "button", "name": "Go"}})
     await perform(env, click, None, await capture_before(env))
     assert [settled for _, settled in saves.saved] == [False, True]
