@@ -1,15 +1,15 @@
 """What each setting's value must be, checked when the settings are read (app/settings.py).
 
 A value that is wrong in kind (a model endpoint that is not a web address, a search template without
-its `{query}`, a browser path that is no program) used to pass through and trip a run deep inside,
-as a traceback. Here each is refused with the reason; `Sources` names the setting the way the person
-wrote it (environment variable, flag or settings file), so the sentence says what to change.
+its `{query}`) used to pass through and trip a run deep inside, as a traceback. Here each is refused
+with the reason; `Sources` names the setting the way the person wrote it (environment variable, flag
+or settings file), so the sentence says what to change. The browser path is checked where it is
+used: a missing program is ChromiumNotFound with the install advice (which `waypost doctor` must
+still be able to show), one that is no Chromium is BrowserDidNotStart (browser/launch.py).
 """
 
 from __future__ import annotations
 
-import os
-import shutil
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
@@ -48,14 +48,6 @@ def search_template(value: str, provider: str) -> str:
             "no {query} placeholder: the search words go there (for example https://search.example/?q={query})"
         )
     return value
-
-
-def program(value: str) -> str:
-    """A browser executable: a file this user may run, or a command name found on PATH."""
-    path = Path(value).expanduser()
-    if (path.is_file() and os.access(path, os.X_OK)) or shutil.which(value):
-        return value
-    raise ValueError("not an executable; point it at a Chromium executable")
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -90,11 +90,6 @@ class Settings(BaseModel):
     def _endpoints(cls, value: list[str]) -> list[str]:
         return [setting_values.web_address(v, setting_values.BROWSER_ENDPOINT) for v in value]
 
-    @field_validator("browser_path")
-    @classmethod
-    def _program(cls, value: str | None) -> str | None:
-        return None if value is None else setting_values.program(value)
-
     @model_validator(mode="after")
     def _search(self) -> Settings:
         if self.search_url is not None:

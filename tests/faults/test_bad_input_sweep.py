@@ -304,7 +304,6 @@ BAD_SETTINGS: list[tuple[str, str, list[str]]] = [
     ("OPENAI_BASE_URL", "ftp://127.0.0.1/v1", ["plan", TASK]),
     ("WAYPOST_CDP_URL", "::nonsense::", ["run", TASK]),
     ("WAYPOST_VOICE_URL", "::nonsense::", ["plan", TASK, "--planner", "rules"]),
-    ("WAYPOST_BROWSER", "/nonexistent/chromium", ["plan", TASK, "--planner", "rules"]),
 ]
 
 
