@@ -57,11 +57,12 @@ class Settings(BaseModel):
     max_time_ms: int = Field(default=300_000, ge=0)
     max_tool_calls: int = Field(default=100, ge=0)
     max_tokens: int = Field(default=200_000, ge=0)
-    # Voice input: offline unless a transcription endpoint is set; audio is kept only on opt-in.
-    voice_engine: Literal["auto", "offline", "endpoint"] = "auto"
+    # Voice input: offline (Whisper, else pocketsphinx) unless a transcription endpoint is set; an
+    # empty language lets the engine decide (Whisper: English or Vietnamese); audio is kept on opt-in.
+    voice_engine: Literal["auto", "offline", "pocketsphinx", "endpoint"] = "auto"
     voice_base_url: str | None = None
     voice_model: str = "whisper-1"
-    voice_language: str = "en"
+    voice_language: str = ""
     voice_device: str | None = None
     voice_keep_audio: bool = False
 

@@ -1,4 +1,5 @@
-"""The voice bar beside the task box: Speak button, level meter, elapsed time, Cancel, status.
+"""The voice bar beside the task box: Speak button, level meter, elapsed time, Cancel, status, and
+which engine listens in which language (the language it heard, once it has).
 
 Click Speak to start and again to stop, or hold Ctrl+Space (push to talk). The transcript lands in the
 task box, editable; Run stays the person's click. Without a microphone the button is disabled and
@@ -50,11 +51,16 @@ class VoiceBar(QWidget):
         self.status_label = QLabel("")
         self.push_to_talk: PushToTalk | None = None
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.engine_label = QLabel(voice.engine_label)
+        self.engine_label.setAccessibleName("Voice engine and language")
+        self.engine_label.setEnabled(False)  # drawn in the palette's quieter text colour
+        self.engine_label.setToolTip(voice.options.note or "The speech engine and the language it listens for")
         box = QHBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         for widget in (self.speak_button, self.level_meter, self.elapsed_label, self.cancel_button):
             box.addWidget(widget)
         box.addWidget(self.status_label, 1)
+        box.addWidget(self.engine_label)
         self.speak_button.clicked.connect(voice.toggle)
         self.cancel_button.clicked.connect(voice.cancel)
         voice.state_changed.connect(self._on_state_changed)
@@ -63,6 +69,7 @@ class VoiceBar(QWidget):
         voice.failed.connect(self._on_failed)
         voice.transcript_ready.connect(self._on_transcript)
         voice.availability_changed.connect(self._on_availability)
+        voice.engine_changed.connect(self.engine_label.setText)
         self._on_state_changed(voice.state)
         self._on_availability(voice.available)
 
