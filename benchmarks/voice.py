@@ -7,16 +7,18 @@ Sets (all spoken by espeak-ng; tests/support/speech.py has the voices):
   built or tuned nothing, each spoken at 130 words a minute (slow), at 180 (fast), and at 130 with
   white noise at 10 dB SNR (noisy).
 Engines: whisper-base (the default offline engine), pocketsphinx (task language model, the fallback),
-pocketsphinx-general (its general English model), and endpoint (the OpenAI-compatible path through the
-real openai client to a local server that decodes with pocketsphinx: the row shows transport cost,
-so it runs the phrasings only). Pocketsphinx knows English only: its Vietnamese cells are "-".
+endpoint (the OpenAI-compatible path through the real openai client to a local server that decodes
+with pocketsphinx: the row shows transport cost, so it runs the phrasings only), and on request
+pocketsphinx-general (its general English model). Pocketsphinx knows English only: Vietnamese is "-".
 Each engine runs in a child process of its own, so its peak resident memory (ru_maxrss, model
 loaded) is its own; the model load is not counted in the real-time factor (one warm-up clip first).
 WER: word-level edit distance over the reference words, pooled over the set (lower case, NFC,
 punctuation dropped). RTF: decode time / audio duration per clip, median; under 1 is faster than
-real time. "lang ok": clips whose language the engine reported correctly, with none given.
+real time; "CPU RTF" is the process's CPU time over the audio (both threads counted), which moves less
+with the load. "lang ok": clips whose language the engine reported correctly, with none given.
+"2nd pass": Whisper clips decoded again over the full window (voice/whisper.py).
 The machine's load average is printed at the start and the end of every engine's run.
-Run: .venv/bin/python -m benchmarks.voice [--engines whisper-base,pocketsphinx] [--verbose]
+Run: .venv/bin/python -m benchmarks.voice [--engines whisper-base,pocketsphinx,...] [--verbose]
 """
 
 from __future__ import annotations
@@ -49,6 +51,8 @@ from voice.config import close_transcriber
 from voice.engine import Transcriber, TranscriptionError
 
 ENGINES = ("whisper-base", "pocketsphinx", "pocketsphinx-general", "endpoint")
+#: The engines a person can choose (pocketsphinx-general, slower than real time here, on request).
+DEFAULT_ENGINES = ("whisper-base", "pocketsphinx", "endpoint")
 CONDITIONS = (
     ("slow", SPEEDS["slow"], False),
     ("fast", SPEEDS["fast"], False),
@@ -67,22 +71,34 @@ class Clip:
 
 @dataclass
 class Row:
-    """One engine on one set, condition and language."""
+    """One engine on one set, condition and language: pooled word errors, per-clip timings."""
 
     engine: str
     set: str
     condition: str
     language: str
-    clips: int
     errors: int
     words: int
-    rtf: float
+    rtfs: list[float]
+    cpu_rtfs: list[float]
     language_ok: int
     standard_decodes: int
+    #: The engine says which language it heard (the endpoint passes on what it was told: nothing).
+    reports_language: bool = True
 
     @property
-    def wer(self) -> float:
-        return self.errors / max(1, self.words)
+    def clips(self) -> int:
+        return len(self.rtfs)
+
+
+def pooled(rows: list[Row]) -> tuple[str, str, str]:
+    """(WER, median RTF, median CPU-time RTF) over every clip of these rows, or dashes."""
+    if not rows:
+        return "-", "-", "-"
+    errors, words = sum(r.errors for r in rows), sum(r.words for r in rows)
+    rtfs = [x for r in rows for x in r.rtfs]
+    cpu = [x for r in rows for x in r.cpu_rtfs]
+    return f"{errors / max(1, words):.3f}", f"{statistics.median(rtfs):.3f}", f"{statistics.median(cpu):.3f}"
 
 
 def make_clips(folder: Path) -> list[Clip]:
@@ -128,22 +144,23 @@ async def _measure(name: str, clips: list[Clip], verbose: bool) -> list[Row]:
     ]
     await engine.transcribe(load_wav(Path(wanted[0].path)))  # warm-up: first-use costs stay out
     before = getattr(engine, "standard_decodes", 0)
-    groups: dict[tuple[str, str, str], list[tuple[int, int, float, bool, int]]] = {}
+    groups: dict[tuple[str, str, str], list[tuple[int, int, float, float, bool, int]]] = {}
     try:
         for clip in wanted:
             audio = load_wav(Path(clip.path))
-            started = time.perf_counter()
+            started, cpu = time.perf_counter(), time.process_time()
             try:
                 transcript = await engine.transcribe(audio)
                 text, language = transcript.text, transcript.language
             except TranscriptionError:
                 text, language = "", None
             rtf = (time.perf_counter() - started) / audio.seconds
+            cpu_rtf = (time.process_time() - cpu) / audio.seconds
             errors, length = word_errors(clip.text, text)
             standard = getattr(engine, "standard_decodes", 0) - before
             before += standard
             groups.setdefault((clip.set, clip.condition, clip.language), []).append(
-                (errors, length, rtf, language == clip.language, standard)
+                (errors, length, rtf, cpu_rtf, language == clip.language, standard)
             )
             if verbose:
                 print(
@@ -157,15 +174,14 @@ async def _measure(name: str, clips: list[Clip], verbose: bool) -> list[Row]:
     return [
         Row(
             name,
-            key[0],
-            key[1],
-            key[2],
-            len(got),
-            sum(g[0] for g in got),
-            sum(g[1] for g in got),
-            statistics.median(g[2] for g in got),
-            sum(g[3] for g in got),
-            sum(g[4] for g in got),
+            *key,
+            errors=sum(g[0] for g in got),
+            words=sum(g[1] for g in got),
+            rtfs=[g[2] for g in got],
+            cpu_rtfs=[g[3] for g in got],
+            language_ok=sum(g[4] for g in got),
+            standard_decodes=sum(g[5] for g in got),
+            reports_language=bool(engine.languages),
         )
         for key, got in groups.items()
     ]
@@ -182,13 +198,6 @@ def worker(name: str, manifest: Path, verbose: bool) -> None:
             {"rows": [asdict(r) for r in rows], "peak_mb": peak_mb, "load": [load, os.getloadavg()[0]]}
         )
     )
-
-
-def _pooled(rows: list[Row], engine: str, language: str) -> str:
-    got = [r for r in rows if r.engine == engine and r.set == "held-apart" and r.language == language]
-    if not got:
-        return "-"
-    return f"{sum(r.errors for r in got) / max(1, sum(r.words for r in got)):.3f}"
 
 
 def main(engines: list[str], verbose: bool) -> None:
@@ -216,24 +225,31 @@ def main(engines: list[str], verbose: bool) -> None:
             memory[name] = result["peak_mb"]
             print(f"{name}: load average {result['load'][0]:.1f} at start, {result['load'][1]:.1f} at end")
     print(
-        f"\n{'engine':<21}{'set':<11}{'cond':<7}{'lang':<5}{'clips':>6}{'WER':>7}{'RTF med':>9}"
+        f"\n{'engine':<21}{'set':<11}{'cond':<7}{'lang':<5}{'clips':>6}{'WER':>7}{'RTF':>7}{'CPU RTF':>8}"
         f"{'lang ok':>9}{'2nd pass':>9}"
     )
     for r in rows:
+        wer, rtf, cpu = pooled([r])
         print(
-            f"{r.engine:<21}{r.set:<11}{r.condition:<7}{r.language:<5}{r.clips:>6}{r.wer:>7.3f}{r.rtf:>9.3f}"
-            f"{r.language_ok:>6}/{r.clips:<2}{r.standard_decodes:>9}"
+            f"{r.engine:<21}{r.set:<11}{r.condition:<7}{r.language:<5}{r.clips:>6}{wer:>7}{rtf:>7}{cpu:>8}"
+            + (f"{r.language_ok:>6}/{r.clips:<2}" if r.reports_language else f"{'-':>9}")
+            + f"{r.standard_decodes:>9}"
         )
-    print(f"\n{'engine':<21}{'held-apart WER en':>18}{'vi':>7}{'peak MB':>9}")
+    print("\nHeld-apart sentences, all three conditions pooled (RTF: medians; peak: resident memory)")
+    print(f"{'engine':<21}{'WER en':>7}{'RTF en':>7}{'WER vi':>7}{'RTF vi':>7}{'CPU RTF':>8}{'peak MB':>8}")
     for name in engines:
-        print(f"{name:<21}{_pooled(rows, name, 'en'):>18}{_pooled(rows, name, 'vi'):>7}{memory[name]:>9.0f}")
+        mine = [r for r in rows if r.engine == name and r.set == "held-apart"]
+        en = pooled([r for r in mine if r.language == "en"])
+        vi = pooled([r for r in mine if r.language == "vi"])
+        cpu = pooled(mine)[2]
+        print(f"{name:<21}{en[0]:>7}{en[1]:>7}{vi[0]:>7}{vi[1]:>7}{cpu:>8}{memory[name]:>8.0f}")
     print(f"\nload average (1 min) at end {os.getloadavg()[0]:.1f}")
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     parser.add_argument(
-        "--engines", default=",".join(ENGINES), help="comma-separated, from: " + ", ".join(ENGINES)
+        "--engines", default=",".join(DEFAULT_ENGINES), help="comma-separated, from: " + ", ".join(ENGINES)
     )
     parser.add_argument("--verbose", action="store_true", help="print every transcript (stderr)")
     parser.add_argument("--worker", help=argparse.SUPPRESS)

@@ -1,10 +1,12 @@
-"""Makes docs/screenshot-voice.png (recording) and docs/screenshot-voice-heard.png (transcript in the box).
+"""Makes docs/screenshot-voice.png (recording), docs/screenshot-voice-heard.png (transcript in the
+box) and docs/screenshot-voice-vi.png (a Vietnamese request heard, with the language shown).
 
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python docs/make_voice_screenshot.py
 
 A virtual display has no microphone, so the "microphone" here plays a sentence spoken by espeak-ng
-in real time through the same recorder interface the window uses; the transcription is the real
-offline engine. Nothing is run: the picture shows the transcript waiting for the person's Run.
+in real time through the same recorder interface the window uses; the transcription is the engine
+the settings choose (Whisper base when installed). Nothing is run: the pictures show the transcript
+waiting for the person's Run.
 """
 
 from __future__ import annotations
@@ -24,12 +26,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from app.settings import Settings  # noqa: E402
+from app.voice_wiring import voice_config  # noqa: E402
 from app.wiring import build_core  # noqa: E402
+from tests.support.speech import VI_FIXTURE  # noqa: E402
 from ui.controller import RunController  # noqa: E402
 from ui.main_window import MainWindow  # noqa: E402
-from ui.voice_controller import VoiceController  # noqa: E402
+from ui.voice_controller import VoiceController, VoiceOptions  # noqa: E402
 from ui.voice_recorder import MicRecorder, _peak  # noqa: E402
-from voice.offline import PocketsphinxEngine  # noqa: E402
+from voice.config import choose_transcriber  # noqa: E402
+from voice.engine import WarmsUp  # noqa: E402
 
 DOCS = ROOT / "docs"
 SENTENCE = "Research the datafeed packages and compare their prices"
@@ -72,13 +77,13 @@ def speak(wav: Path) -> Path:
     return wav
 
 
-async def main(tmp: Path) -> None:
-    wav = speak(tmp / "task.wav")
+async def shoot(tmp: Path, wav: Path, recording: str | None, heard_shot: str) -> None:
     settings = Settings(runs_dir=tmp / "runs", planner="rules")
     core = build_core(settings)
-    engine = PocketsphinxEngine()
-    engine.warm_up()
-    voice = VoiceController(PlaybackMic(wav), engine)
+    chosen = choose_transcriber(voice_config(settings))
+    voice = VoiceController(PlaybackMic(wav), chosen.engine, VoiceOptions(note=chosen.note))
+    if isinstance(chosen.engine, WarmsUp):
+        await asyncio.to_thread(chosen.engine.warm_up)
     window = MainWindow(RunController(core), settings.model_dump(mode="json"), voice=voice)
     window.resize(1280, 800)
     window.show()
@@ -86,15 +91,21 @@ async def main(tmp: Path) -> None:
     voice.transcript_ready.connect(lambda text: heard.done() or heard.set_result(text))
     voice.start()
     await asyncio.sleep(2.2)  # mid-sentence: meter and elapsed time showing (a picture, not a test)
-    window.grab().save(str(DOCS / "screenshot-voice.png"))
+    if recording:
+        window.grab().save(str(DOCS / recording))
     await asyncio.sleep(1.6)
     voice.stop()
-    print("heard:", await asyncio.wait_for(heard, 30))
+    print("heard:", await asyncio.wait_for(heard, 120), f"({voice.engine_label})")
     await asyncio.sleep(0.3)
-    window.grab().save(str(DOCS / "screenshot-voice-heard.png"))
+    window.grab().save(str(DOCS / heard_shot))
     window.close()
     await window.aclose()
     core.store.close()
+
+
+async def main(tmp: Path) -> None:
+    await shoot(tmp, speak(tmp / "task.wav"), "screenshot-voice.png", "screenshot-voice-heard.png")
+    await shoot(tmp, VI_FIXTURE.path, None, "screenshot-voice-vi.png")
 
 
 if __name__ == "__main__":

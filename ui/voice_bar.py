@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, Slot
-from PySide6.QtGui import QKeyEvent, QTextCursor
+from PySide6.QtGui import QKeyEvent, QPalette, QTextCursor
 from PySide6.QtWidgets import (
     QApplication,
     QBoxLayout,
@@ -51,10 +51,11 @@ class VoiceBar(QWidget):
         self.status_label = QLabel("")
         self.push_to_talk: PushToTalk | None = None
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.status_label.setWordWrap(True)  # a long message wraps rather than widening the task panel
         self.engine_label = QLabel(voice.engine_label)
         self.engine_label.setAccessibleName("Voice engine and language")
-        self.engine_label.setEnabled(False)  # drawn in the palette's quieter text colour
-        self.engine_label.setToolTip(voice.options.note or "The speech engine and the language it listens for")
+        self.engine_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)  # quieter than the status
+        self.engine_label.setToolTip(voice.options.note or "The speech engine and the language it hears")
         box = QHBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         for widget in (self.speak_button, self.level_meter, self.elapsed_label, self.cancel_button):
