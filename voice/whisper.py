@@ -118,6 +118,18 @@ def _quick(
     return text, code, trusted
 
 
+def _once(text: str) -> str:
+    """The text without a whole-utterance echo: Whisper sometimes says a short clip twice ("Search
+    for the winner in Berlin Search for the winner in Berlin"), too short to look repetitive by
+    compression. Only repeats of three words or more are folded, so "bye bye" stays."""
+    words = text.split()
+    bare = [w.strip(".,!?;:").lower() for w in words]
+    for period in range(3, len(words) // 2 + 1):
+        if len(words) % period == 0 and bare == bare[:period] * (len(words) // period):
+            return " ".join(words[:period]).rstrip(",;:")
+    return text
+
+
 def _standard(model: faster_whisper.WhisperModel, samples: np.ndarray, language: str) -> str:
     """The full 30 s window, with faster-whisper's temperature fallback."""
     segments, _ = model.transcribe(
@@ -167,6 +179,7 @@ class WhisperEngine:
             if not trusted:
                 self.standard_decodes += 1
                 text = _standard(model, samples, heard)
+            text = _once(text)
             elapsed = time.perf_counter() - started
         if not text:
             raise TranscriptionError("no words were recognised; speak closer to the microphone and try again")

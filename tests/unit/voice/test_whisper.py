@@ -8,7 +8,7 @@ import pytest
 from tests.support.speech import EN_FIXTURE
 from voice.audio import load_wav
 from voice.engine import TranscriptionError
-from voice.whisper import WhisperEngine, _shared_model
+from voice.whisper import WhisperEngine, _once, _shared_model
 from voice.whisper_files import PACKAGES
 
 pytestmark = pytest.mark.slow
@@ -26,3 +26,22 @@ async def test_engines_share_one_loaded_model_and_force_a_language_by_code() -> 
 async def test_an_unknown_language_code_is_a_clear_error() -> None:
     with pytest.raises(TranscriptionError, match="does not know the language 'xx'"):
         await WhisperEngine().transcribe(load_wav(EN_FIXTURE.path), language="xx")
+
+
+@pytest.mark.parametrize(
+    ("heard", "kept"),
+    [
+        (
+            "Search for the winner in Berlin Search for the winner in Berlin",
+            "Search for the winner in Berlin",
+        ),
+        ("Open the page. Open the page.", "Open the page."),
+        ("bye bye", "bye bye"),
+        (
+            "Find a cheap flight to Singapore for next weekend.",
+            "Find a cheap flight to Singapore for next weekend.",
+        ),
+    ],
+)
+def test_a_whole_utterance_said_twice_is_kept_once(heard: str, kept: str) -> None:
+    assert _once(heard) == kept
