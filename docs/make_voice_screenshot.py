@@ -48,6 +48,7 @@ class PlaybackMic(MicRecorder):
         with wave.open(str(wav), "rb") as w:
             self.rate, self._pcm = w.getframerate(), w.readframes(w.getnframes())
         self._pos, self._got = 0, bytearray()
+        self.played = asyncio.Event()
         self._timer = QTimer(self)
         self._timer.setInterval(100)
         self._timer.timeout.connect(self._tick)
@@ -65,6 +66,8 @@ class PlaybackMic(MicRecorder):
         chunk = self._pcm[self._pos : self._pos + step]
         self._pos += step
         self._got += chunk
+        if self._pos >= len(self._pcm):
+            self.played.set()
         self.level_changed.emit(_peak(chunk))
 
     def stop(self) -> bytes:
@@ -81,7 +84,8 @@ async def shoot(tmp: Path, wav: Path, recording: str | None, heard_shot: str) ->
     settings = Settings(runs_dir=tmp / "runs", planner="rules")
     core = build_core(settings)
     chosen = choose_transcriber(voice_config(settings))
-    voice = VoiceController(PlaybackMic(wav), chosen.engine, VoiceOptions(note=chosen.note))
+    mic = PlaybackMic(wav)
+    voice = VoiceController(mic, chosen.engine, VoiceOptions(note=chosen.note))
     if isinstance(chosen.engine, WarmsUp):
         await asyncio.to_thread(chosen.engine.warm_up)
     window = MainWindow(RunController(core), settings.model_dump(mode="json"), voice=voice)
@@ -93,7 +97,7 @@ async def shoot(tmp: Path, wav: Path, recording: str | None, heard_shot: str) ->
     await asyncio.sleep(2.2)  # mid-sentence: meter and elapsed time showing (a picture, not a test)
     if recording:
         window.grab().save(str(DOCS / recording))
-    await asyncio.sleep(1.6)
+    await mic.played.wait()  # the whole sentence (a loaded machine fires the timer late)
     voice.stop()
     print("heard:", await asyncio.wait_for(heard, 120), f"({voice.engine_label})")
     await asyncio.sleep(0.3)

@@ -20,6 +20,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QProgressBar,
     QToolButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -51,17 +52,19 @@ class VoiceBar(QWidget):
         self.status_label = QLabel("")
         self.push_to_talk: PushToTalk | None = None
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
-        self.status_label.setWordWrap(True)  # a long message wraps rather than widening the task panel
         self.engine_label = QLabel(voice.engine_label)
         self.engine_label.setAccessibleName("Voice engine and language")
         self.engine_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)  # quieter than the status
         self.engine_label.setToolTip(voice.options.note or "The speech engine and the language it hears")
-        box = QHBoxLayout(self)
-        box.setContentsMargins(0, 0, 0, 0)
+        row = QHBoxLayout()
         for widget in (self.speak_button, self.level_meter, self.elapsed_label, self.cancel_button):
-            box.addWidget(widget)
-        box.addWidget(self.status_label, 1)
-        box.addWidget(self.engine_label)
+            row.addWidget(widget)
+        row.addWidget(self.status_label, 1)
+        column = QVBoxLayout(self)  # the engine on a line of its own: the row is full while listening
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addLayout(row)
+        column.addWidget(self.engine_label, 0, Qt.AlignmentFlag.AlignRight)
         self.speak_button.clicked.connect(voice.toggle)
         self.cancel_button.clicked.connect(voice.cancel)
         voice.state_changed.connect(self._on_state_changed)
