@@ -26,8 +26,6 @@ def voice_factory(settings: Settings) -> VoiceFactory:
 
         chosen = choose_transcriber(config)
         options = VoiceOptions(language=config.language, keep_audio=config.keep_audio, note=chosen.note)
-        voice = VoiceController(QtMicRecorder(settings.voice_device), chosen.engine, options)
-        voice.start_warm_up()  # the model loads on a thread while the person reads the window
-        return voice
+        return VoiceController(QtMicRecorder(settings.voice_device), chosen.engine, options)
 
     return make

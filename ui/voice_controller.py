@@ -96,6 +96,7 @@ class VoiceController(QObject):
         if not self.recorder.available:
             self.failed.emit(self.recorder.unavailable_reason)
             return
+        self.start_warm_up()  # the model loads while the person speaks, not with the window
         self.recorder.start()
         self._clock.start()
         self._ticker.start()
@@ -142,8 +143,8 @@ class VoiceController(QObject):
         self.availability_changed.emit(self.recorder.available)
 
     def start_warm_up(self) -> None:
-        """Loads the engine's model off the loop's thread now, so the first recording is not slower;
-        a model that fails its check is reported at once."""
+        """Loads the engine's model off the loop's thread (once), so that by the end of the first
+        recording it is ready; a model that fails its check is reported at once."""
         if isinstance(self.transcriber, WarmsUp) and self._warming is None:
             self._warming = asyncio.get_running_loop().create_task(self._warm_up(self.transcriber))
 
