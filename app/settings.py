@@ -41,7 +41,7 @@ class Settings(BaseModel):
     base_url: str | None = None
     api_key: SecretStr | None = Field(default=None, exclude=True)
     #: One model call's timeout, and the deadline of a planning phase (all its calls): sized to the
-    #: endpoint's speed, which `waypost doctor` measures (docs/architecture.md, "The model path").
+    #: endpoint's speed, which `waypost doctor` measures (docs/architecture.md, "Slow models").
     llm_timeout_s: float = Field(default=60.0, gt=0)
     planning_deadline_s: float = Field(default=45.0, gt=0)
     #: Opt-in: send the model a downscaled picture of the page beside the text (costs tokens).

@@ -61,7 +61,7 @@ class BudgetEnforcer:
     ) -> BudgetEnforcer:
         """A run's budget. A fresh run starts charged with its plan's planning calls (tokens); a
         resumed run carries `used`, which already holds them (so planning is charged exactly once).
-        Its time starts now: planning had its own deadline (docs/architecture.md, "Faults")."""
+        Its time starts now: planning had its own deadline (docs/architecture.md, "Slow models")."""
         enforcer = cls(plan.budget, used, clock=clock)
         if used is None and plan.planning_usage is not None:
             enforcer.charge_model(plan.planning_usage, enforce=False)

@@ -5,7 +5,7 @@ MODEL_SHARE of the run's time budget between them, and never its last part (RESE
 MIN_RESERVE_S): that time is kept for the rules to finish the step and the run. A tool's model calls
 also end before the tool's own timeout, with TOOL_RESERVE_PART of it left for the tool's rule path
 (an extractive summary instead of the model's). Past either limit planner/llm.py sends nothing more
-and cuts the call in progress; the caller answers with its rules (docs/architecture.md, "Faults").
+and cuts the call in progress; the caller answers with its rules (docs/architecture.md, "Slow models").
 """
 
 from __future__ import annotations

@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
-from pydantic import BaseModel, Field, SecretStr, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from common.lazy import lazy_module
 from common.secrecy import scrub_data
@@ -35,13 +35,15 @@ from planner.llm_format import (
     strict_schema,
     strict_schema_cached,
     tool_name,
+    tool_specs,
     with_schema_hint,
 )
-from planner.llm_reply import fingerprint, refusal_in, retry_delay, unusable
-from planner.llm_speed import SpeedSample
-from planner.tracing import ModelCall, ModelPrice, Tracer
+from planner.llm_reply import count_usage, fingerprint, new_call, refusal_in, retry_delay, unusable
+from planner.llm_settings import LLMError, LLMOutputInvalid, LLMSettings, LLMUnavailable
+from planner.llm_speed import SpeedSample, StreamTiming
+from planner.tracing import CallFormat, ModelCall, Tracer
 
-__all__ = [  # the schema helpers live in planner/llm_format.py; callers know them from here
+__all__ = [  # settings, errors and schema helpers live beside this module; callers know them from here
     "LLMClient", "LLMError", "LLMOutputInvalid", "LLMSettings", "LLMUnavailable",
     "parse_json_object", "strict_schema", "tool_name",
 ]  # fmt: skip
@@ -54,66 +56,6 @@ else:  # the model client is imported on first use: `waypost plan --planner rule
 
 M = TypeVar("M", bound=BaseModel)
 Format = Literal["json_schema", "json_object"]
-CallFormat = Literal["json_schema", "json_object", "tools", "none"]
-
-
-class LLMSettings(BaseModel):
-    """Endpoint, model and limits. No key and no base URL means "no model": the rules serve."""
-
-    base_url: str | None = None
-    api_key: SecretStr | None = None
-    model: str = "gpt-4o-mini"
-    timeout_s: float = Field(default=30.0, gt=0)
-    max_retries: int = Field(default=2, ge=0, le=10)
-    #: Overall deadline for all calls of one client (seconds from its creation); None: per call only.
-    deadline_s: float | None = Field(default=None, gt=0)
-    #: The deadline of one planning phase (its calls, retries included): a setting sized to the
-    #: endpoint's measured speed (`waypost doctor` says which one it needs).
-    planning_deadline_s: float = Field(default=45.0, gt=0)
-    max_repairs: int = Field(default=2, ge=0, le=5)
-    temperature: float | None = Field(default=0.0, ge=0, le=2)
-    structured_output: Literal["auto", "json_schema", "json_object"] = "auto"
-    #: Send a downscaled picture of the page beside the text observation (models that take images).
-    images: bool = False
-    #: Embeddings model for RETRIEVE's hybrid ranking; None means BM25 only.
-    embedding_model: str | None = None
-    prices: dict[str, ModelPrice] | None = None
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str], **overrides: Any) -> LLMSettings:
-        """OPENAI_API_KEY, OPENAI_BASE_URL, WAYPOST_MODEL; flags override (docs/architecture.md)."""
-        values: dict[str, Any] = {}
-        if env.get("OPENAI_API_KEY"):
-            values["api_key"] = SecretStr(env["OPENAI_API_KEY"])
-        if env.get("OPENAI_BASE_URL"):
-            values["base_url"] = env["OPENAI_BASE_URL"]
-        if env.get("WAYPOST_MODEL"):
-            values["model"] = env["WAYPOST_MODEL"]
-        if env.get("WAYPOST_EMBEDDING_MODEL"):
-            values["embedding_model"] = env["WAYPOST_EMBEDDING_MODEL"]
-        return cls.model_validate({**values, **overrides})
-
-    @property
-    def configured(self) -> bool:
-        return bool(self.base_url) or bool(self.api_key and self.api_key.get_secret_value())
-
-
-class LLMError(Exception):
-    """Base of model failures; `reason` becomes the fallback reason code (LLM_FALLBACK:<reason>)."""
-
-    def __init__(self, reason: str, detail: str = "") -> None:
-        super().__init__(f"{reason}: {detail}" if detail else reason)
-        self.reason = reason
-        self.detail = detail
-
-
-class LLMUnavailable(LLMError):
-    """The endpoint did not answer usefully: timeout, unreachable, rate limited, server error, auth."""
-
-
-class LLMOutputInvalid(LLMError):
-    """The model answered, but never with valid JSON for the schema within the repair budget; or it
-    refused ("refused"), repeated itself ("repetitive") or ran past its token limit ("cut_off")."""
 
 
 #: Errors worth another try after a pause: the endpoint is busy or restarting, not wrong or slow.
@@ -300,18 +242,7 @@ class LLMClient:
         invalid arguments are fed back like malformed JSON, within the same repair budget.
         """
         by_name = {tool_name(t): t for t in tools}
-        specs = [
-            {
-                "type": "function",
-                "function": {
-                    "name": name,
-                    "description": " ".join((tool.__doc__ or name).split())[:1000],
-                    "parameters": strict_schema_cached(tool),
-                    "strict": True,
-                },
-            }
-            for name, tool in by_name.items()
-        ]
+        specs = tool_specs(by_name)
         convo = list(messages)
         for attempt in range(1, self.settings.max_repairs + 2):
             call = self._call(purpose, "tools", convo, attempt, max_tokens)
@@ -347,19 +278,7 @@ class LLMClient:
     def _call(
         self, purpose: str, fmt: CallFormat, messages: list[dict[str, Any]], attempt: int, max_tokens: int
     ) -> ModelCall:
-        params = {
-            "temperature": self.settings.temperature,
-            "timeout_s": self.settings.timeout_s,
-            "max_tokens": max_tokens,
-        }
-        return ModelCall(
-            purpose=purpose,
-            model=self.settings.model,
-            params=params,
-            response_format=fmt,
-            messages=scrub_data(messages),  # nothing a page echoed reaches the model
-            attempt=attempt,
-        )
+        return new_call(self.settings, purpose, fmt, messages, attempt, max_tokens)
 
     def _time_left(self) -> tuple[float | None, str]:
         """Seconds this call may take, and the reason code when they run out."""
@@ -424,64 +343,40 @@ class LLMClient:
                 self._failed(call, started, f"malformed response body: {exc}")
                 raise LLMUnavailable("malformed_response", str(exc)[:300]) from exc
             call.latency_ms = (time.perf_counter() - started) * 1000
-            _count_usage(call, response)
+            count_usage(call, response)
             return response
 
     async def measure_speed(self, messages: list[dict[str, Any]], *, max_tokens: int) -> SpeedSample:
         """One streamed request: the time to its first token gives the prompt speed, the tokens after
         it the generation speed (`waypost doctor`). Any failure is LLMUnavailable."""
         call = self._call("doctor", "none", messages, 1, max_tokens)
-        options: list[dict[str, Any]] = [{"stream_options": {"include_usage": True}}, {}]
-        for extra in options:
-            started = time.perf_counter()
-            first: float | None = None
-            pieces: list[str] = []
-            usage: Any = None
-            try:
-                async with asyncio.timeout(self.settings.timeout_s):
-                    body: dict[str, Any] = {self._limit_name: max_tokens, **extra}
-                    stream = await self._client.chat.completions.create(
-                        model=self.settings.model,
-                        messages=cast("list[ChatCompletionMessageParam]", call.messages),
-                        stream=True,
-                        **body,
-                    )
-                    async for chunk in stream:
-                        usage = getattr(chunk, "usage", None) or usage
-                        for choice in getattr(chunk, "choices", None) or []:
-                            text = getattr(getattr(choice, "delta", None), "content", None)
-                            if text:
-                                first = first if first is not None else time.perf_counter()
-                                pieces.append(text)
-            except (TimeoutError, openai.APITimeoutError):
-                self._cut(call, started, "timeout")
-                raise LLMUnavailable("timeout", f"no answer within {self.settings.timeout_s} s") from None
-            except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
-                if extra:
-                    continue  # a server that does not report usage in streams: count the pieces
-                self._failed(call, started, f"http {exc.status_code}")
-                raise LLMUnavailable("bad_request", exc.message[:300]) from exc
-            except openai.APIError as exc:
-                self._failed(call, started, type(exc).__name__)
-                raise _unavailable(exc) from exc
-            ended = time.perf_counter()
-            call.raw_output = "".join(pieces)
-            call.latency_ms = (ended - started) * 1000
-            sent = metering.estimate_prompt(call.messages)
-            sample = SpeedSample(
-                prompt_tokens=getattr(usage, "prompt_tokens", None) or sent,
-                completion_tokens=getattr(usage, "completion_tokens", None) or len(pieces),
-                first_token_s=(first or ended) - started,
-                total_s=ended - started,
-                estimated=usage is None,
-            )
-            call.tokens_in, call.tokens_out, call.estimated = (
-                sample.prompt_tokens, sample.completion_tokens, sample.estimated,
-            )  # fmt: skip
-            metering.report(call.tokens_in, call.tokens_out, estimated=call.estimated, ms=call.latency_ms)
-            self.tracer.call(call)
-            return sample
-        raise LLMUnavailable("bad_request", "the server refused a streamed request")
+        started = time.perf_counter()
+        timing = StreamTiming(started)
+        try:
+            async with asyncio.timeout(self.settings.timeout_s):
+                body: dict[str, Any] = {self._limit_name: max_tokens}
+                stream = await self._client.chat.completions.create(
+                    model=self.settings.model,
+                    messages=cast("list[ChatCompletionMessageParam]", call.messages),
+                    stream=True,
+                    stream_options={"include_usage": True},
+                    **body,
+                )
+                async for chunk in stream:
+                    timing.took(chunk)
+        except (TimeoutError, openai.APITimeoutError):
+            self._cut(call, started, "timeout")
+            raise LLMUnavailable("timeout", f"no answer within {self.settings.timeout_s} s") from None
+        except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
+            self._failed(call, started, f"http {exc.status_code}")
+            raise LLMUnavailable("bad_request", exc.message[:300]) from exc
+        except openai.APIError as exc:
+            self._failed(call, started, type(exc).__name__)
+            raise _unavailable(exc) from exc
+        sample = timing.sample(call)
+        metering.report(call.tokens_in, call.tokens_out, estimated=call.estimated, ms=call.latency_ms)
+        self.tracer.call(call)
+        return sample
 
     def _failed(self, call: ModelCall, started: float, error: str) -> None:
         call.latency_ms = (time.perf_counter() - started) * 1000
@@ -516,25 +411,6 @@ def _headers(exc: openai.APIError) -> dict[str, str]:
     response = getattr(exc, "response", None)
     headers = getattr(response, "headers", None)
     return {k.lower(): v for k, v in headers.items()} if headers is not None else {}
-
-
-def _count_usage(call: ModelCall, response: Any) -> None:
-    """The server's usage when it sends one, else an estimate; charged to the open token meters."""
-    usage = getattr(response, "usage", None)
-    prompt = getattr(usage, "prompt_tokens", None) if usage is not None else None
-    completion = getattr(usage, "completion_tokens", None) if usage is not None else None
-    if prompt is None and completion is None:
-        message = first_message(response)
-        said = str(getattr(message, "content", None) or "")
-        calls = getattr(message, "tool_calls", None) or []
-        said += "".join(str(getattr(getattr(c, "function", None), "arguments", "") or "") for c in calls)
-        call.tokens_in = metering.estimate_prompt(call.messages)
-        call.tokens_out = metering.estimate_tokens(said)
-        call.estimated = True
-    else:
-        call.tokens_in = int(prompt or 0)
-        call.tokens_out = int(completion or 0)
-    metering.report(call.tokens_in, call.tokens_out, estimated=call.estimated, ms=call.latency_ms)
 
 
 def _unavailable(exc: openai.APIError) -> LLMUnavailable:

@@ -6,7 +6,7 @@ page, or failing the browser's action schema, are dropped. A step the model cann
 to the rules for that turn, with the reason in the rationale (`LLM_FALLBACK:<reason>`, which the act
 loop records): a model failure (timeout, refusal, a reply that repeats itself...), a "noop", an act
 whose actions were all invalid, or a decision below LOW_CONFIDENCE. So the model never makes a step
-worse than the rules alone would (docs/architecture.md, "The model path").
+worse than the rules alone would (docs/architecture.md, "Slow models").
 """
 
 from __future__ import annotations
@@ -229,8 +229,9 @@ class LLMCognition:
 
 def _undecided(draft: CognitionDraft, actions: list[dict[str, Any]]) -> str | None:
     """Why the model's decision is no decision for this turn, or None when it is one to follow.
-    A refusal of the goal ("reject") stands: it is the model's judgement, not a failure to decide."""
-    if draft.decision == "reject":
+    A refusal of the goal ("reject") and a question for the person stand, whatever their confidence:
+    they are the model's judgement, not a failure to decide."""
+    if draft.decision in ("reject", "request_info"):
         return None
     if draft.decision == "noop":
         return "noop"

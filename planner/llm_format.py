@@ -6,6 +6,7 @@ from __future__ import annotations
 import copy
 import json
 import re
+from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
@@ -79,3 +80,19 @@ def with_schema_hint(convo: list[dict[str, Any]], output: type[BaseModel]) -> li
 def finish_reason(response: Any) -> Any:
     choices = getattr(response, "choices", None) or []
     return getattr(choices[0], "finish_reason", None) if choices else None
+
+
+def tool_specs(tools: Mapping[str, type[BaseModel]]) -> list[dict[str, Any]]:
+    """Function-calling specs for pydantic tool models, by name (strict schemas)."""
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": name,
+                "description": " ".join((tool.__doc__ or name).split())[:1000],
+                "parameters": strict_schema_cached(tool),
+                "strict": True,
+            },
+        }
+        for name, tool in tools.items()
+    ]

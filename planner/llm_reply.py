@@ -2,7 +2,7 @@
 
 None of these is repaired by asking again: a refusal is named as a refusal, a reply that repeats
 itself or was cut off at `max_tokens` would loop again on the same prompt (docs/architecture.md,
-"The model path"). Pure text checks; planner/llm.py applies them to every JSON answer.
+"Slow models"). Pure text checks; planner/llm.py applies them to every JSON answer.
 """
 
 from __future__ import annotations
@@ -12,8 +12,14 @@ import json
 import random
 import re
 from collections.abc import Mapping
+from typing import Any
 
+from common.secrecy import scrub_data
+from planner import metering
+from planner.llm_format import first_message
+from planner.llm_settings import LLMSettings
 from planner.repetition import repeats_itself
+from planner.tracing import CallFormat, ModelCall
 
 _REFUSAL = re.compile(
     r"^\W*(i'?m sorry|i am sorry|sorry\b|i can ?not\b|i can'?t\b|i won'?t\b|i will not\b|"
@@ -68,3 +74,42 @@ def fingerprint(model: str, messages: object, extra: Mapping[str, object]) -> st
     """One request's identity: a timed-out request is never sent again unchanged."""
     text = json.dumps({"model": model, "messages": messages, **extra}, sort_keys=True, default=str)
     return hashlib.sha256(text.encode()).hexdigest()
+
+
+def count_usage(call: ModelCall, response: Any) -> None:
+    """The server's usage when it sends one, else an estimate; charged to the open token meters."""
+    usage = getattr(response, "usage", None)
+    prompt = getattr(usage, "prompt_tokens", None) if usage is not None else None
+    completion = getattr(usage, "completion_tokens", None) if usage is not None else None
+    if prompt is None and completion is None:
+        message = first_message(response)
+        said = str(getattr(message, "content", None) or "")
+        calls = getattr(message, "tool_calls", None) or []
+        said += "".join(str(getattr(getattr(c, "function", None), "arguments", "") or "") for c in calls)
+        call.tokens_in = metering.estimate_prompt(call.messages)
+        call.tokens_out = metering.estimate_tokens(said)
+        call.estimated = True
+    else:
+        call.tokens_in = int(prompt or 0)
+        call.tokens_out = int(completion or 0)
+    metering.report(call.tokens_in, call.tokens_out, estimated=call.estimated, ms=call.latency_ms)
+
+
+def new_call(
+    settings: LLMSettings,
+    purpose: str,
+    fmt: CallFormat,
+    messages: list[dict[str, Any]],
+    attempt: int,
+    max_tokens: int,
+) -> ModelCall:
+    """The record of one request as the tracer keeps it; nothing a page echoed reaches the model."""
+    params = {"temperature": settings.temperature, "timeout_s": settings.timeout_s, "max_tokens": max_tokens}
+    return ModelCall(
+        purpose=purpose,
+        model=settings.model,
+        params=params,
+        response_format=fmt,
+        messages=scrub_data(messages),
+        attempt=attempt,
+    )

@@ -4,13 +4,18 @@
 token gives the prompt speed, the tokens after it the generation speed. From them and the sizes of
 Waypost's own calls (measured on the eval suite's prompts) follow the planning deadline and per-call
 timeout to set, or the plain fact that the endpoint is too slow to plan (docs/architecture.md,
-"The model path").
+"Slow models").
 """
 
 from __future__ import annotations
 
 import math
+import time
 from dataclasses import dataclass
+from typing import Any
+
+from planner.metering import estimate_prompt
+from planner.tracing import ModelCall
 
 #: Sizes of Waypost's calls in tokens (prompt, reply), medians over the eval suite's 40 tasks
 #: (planning) and its pages (a step decision, a grounded summary of five sources).
@@ -48,6 +53,40 @@ class SpeedSample:
     def seconds_for(self, call: tuple[int, int]) -> float:
         prompt, reply = call
         return prompt / max(self.prompt_tps, 1e-3) + reply / max(self.generation_tps, 1e-3)
+
+
+class StreamTiming:
+    """Times the chunks of one streamed reply as they arrive (planner/llm.py `measure_speed`)."""
+
+    def __init__(self, started: float) -> None:
+        self.started = started
+        self.first: float | None = None
+        self.pieces: list[str] = []
+        self.usage: Any = None
+
+    def took(self, chunk: Any) -> None:
+        self.usage = getattr(chunk, "usage", None) or self.usage
+        for choice in getattr(chunk, "choices", None) or []:
+            text = getattr(getattr(choice, "delta", None), "content", None)
+            if text:
+                self.first = self.first if self.first is not None else time.perf_counter()
+                self.pieces.append(text)
+
+    def sample(self, call: ModelCall) -> SpeedSample:
+        """The measured sample; `call` gets its output, latency and tokens (estimated without usage)."""
+        ended = time.perf_counter()
+        call.raw_output = "".join(self.pieces)
+        call.latency_ms = (ended - self.started) * 1000
+        sample = SpeedSample(
+            prompt_tokens=getattr(self.usage, "prompt_tokens", None) or estimate_prompt(call.messages),
+            completion_tokens=getattr(self.usage, "completion_tokens", None) or len(self.pieces),
+            first_token_s=(self.first or ended) - self.started,
+            total_s=ended - self.started,
+            estimated=self.usage is None,
+        )
+        call.tokens_in, call.tokens_out = sample.prompt_tokens, sample.completion_tokens
+        call.estimated = sample.estimated
+        return sample
 
 
 @dataclass(frozen=True)

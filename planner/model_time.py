@@ -3,7 +3,7 @@
 Whoever owns a time budget opens a scope with `limited(seconds_left)`, a function saying how many
 seconds model calls may still use; scopes nest and the tightest one wins. `planner/llm.py` reads
 `left_s()` before every call: at zero no request is sent, and a call is cut when the time runs out,
-so the caller answers with its rules while the run still has time (docs/architecture.md, "Faults").
+so the caller answers with its rules while the run still has time (docs/architecture.md, "Slow models").
 This keeps the planner free of executor imports, like `metering.metered`.
 """
 

@@ -1,5 +1,5 @@
 """What the model did for a run, in a sentence a person reads once: in the answer, the window and
-the CLI (docs/architecture.md, "The model path").
+the CLI (docs/architecture.md, "Slow models").
 
 The codes stay in the plan's reason codes and the steps' outputs for tools to read; these are their
 words. A plan the model made, and steps it decided, need no sentence: only what the rules did

@@ -360,7 +360,7 @@ class ExecutionPlan(Contract):
     #: Model calls spent making this plan; the run's budget is charged with them once.
     planning_usage: ModelUsage | None = None
     #: Wall time planning took (model calls included). Planning has its own deadline: the run's
-    #: time budget starts when execution starts (docs/architecture.md, "Faults").
+    #: time budget starts when execution starts (docs/architecture.md, "Slow models").
     planning_ms: int = Field(default=0, ge=0)
     #: The planning deadline the model's calls had (None: the rules planned without a model).
     planning_deadline_ms: int | None = Field(default=None, ge=0)

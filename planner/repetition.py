@@ -1,6 +1,6 @@
 """Does a model's reply repeat itself? Small local models loop ("I will fill the name field. I will
 fill the name field. ...") until their token limit; such a reply is no answer, and asking again
-with the same prompt loops again (docs/architecture.md, "The model path").
+with the same prompt loops again (docs/architecture.md, "Slow models").
 
 Two signs, either enough: a tail made of one unit of 4-400 characters repeated at least four times
 (a reply cut off mid-loop), or one sentence of three words or more said three times inside a JSON
