@@ -124,6 +124,17 @@ def steps_sentence(step_outputs: Iterable[Mapping[str, object]]) -> str | None:
     return text[0].upper() + text[1:] + "."
 
 
+def time_line(plan: ExecutionPlan) -> str:
+    """Planning's time against its own deadline, and the run's time budget that starts after it."""
+    budget = f"the run's time budget of {plan.budget.max_time_ms / 1000:.0f} s starts with its first step"
+    if plan.planning_deadline_ms is None:
+        return f"planned by the rules; {budget}"
+    deadline = plan.planning_deadline_ms / 1000
+    took = f"planning took {plan.planning_ms / 1000:.1f} s of its {deadline:.0f} s deadline"
+    said = plan_sentence(plan)
+    return f"{took}; {budget}" + (f". {said}" if said else "")
+
+
 def run_sentence(plan: ExecutionPlan, step_outputs: Iterable[Mapping[str, object]]) -> str | None:
     """Everything the rules did in the model's place in this run, or None when nothing."""
     said = [s for s in (plan_sentence(plan), steps_sentence(step_outputs)) if s]
