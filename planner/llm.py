@@ -296,11 +296,11 @@ class LLMClient:
         while True:
             body = {**extra, self._limit_name: max_tokens}
             key = fingerprint(self.settings.model, call.messages, body)
-            if key in self._timed_out:
-                self._failed(call, time.perf_counter(), "timed out before: not sent again")
-                raise LLMUnavailable("timeout", "this request timed out before; not sent again unchanged")
             left, why = self._time_left()
             started = time.perf_counter()
+            if key in self._timed_out and not (left is not None and left <= 0):
+                self._failed(call, started, "timed out before: not sent again")
+                raise LLMUnavailable("timeout", "this request timed out before; not sent again unchanged")
             try:
                 if left is not None and left <= 0:
                     raise TimeoutError

@@ -258,10 +258,11 @@ def _handler_for(server: ScriptedLLMServer) -> type[BaseHTTPRequestHandler]:
                 reply.wait.wait(timeout=30)
             if server.speed is not None and reply.status == 200 and reply.raw_body is None:
                 reply = _at_speed(server, body, reply)
-                if body.get("stream"):
-                    self._stream(server, body, reply)
-                    return
-                server._stopping.wait(reply.usage[1] / server.speed.generation_tps)
+                if not body.get("stream"):
+                    server._stopping.wait(reply.usage[1] / server.speed.generation_tps)
+            if body.get("stream") and reply.status == 200 and reply.raw_body is None:
+                self._stream(server, body, reply)
+                return
             if reply.raw_body is not None:
                 self._send(reply.status, reply.raw_body, reply.headers)
             elif reply.status != 200:
@@ -271,8 +272,7 @@ def _handler_for(server: ScriptedLLMServer) -> type[BaseHTTPRequestHandler]:
                 self._send(200, json.dumps(_completion(body, reply)), reply.headers)
 
         def _stream(self, server: ScriptedLLMServer, body: dict[str, Any], reply: Reply) -> None:
-            """Server-sent events, one token (4 characters) at a time at the server's speed."""
-            assert server.speed is not None
+            """Server-sent events, one token (4 characters) at a time (at the server's speed, if any)."""
             self.send_response(200)
             self.send_header("Content-Type", "text/event-stream")
             self.send_header("Connection", "close")
@@ -283,7 +283,7 @@ def _handler_for(server: ScriptedLLMServer) -> type[BaseHTTPRequestHandler]:
                     "model": body.get("model", "test-model")}  # fmt: skip
             try:
                 for start in range(0, len(text), 4):
-                    if start:
+                    if start and server.speed is not None:
                         server._stopping.wait(1 / server.speed.generation_tps)
                     delta = {"index": 0, "delta": {"content": text[start : start + 4]}, "finish_reason": None}
                     self._event({**base, "choices": [delta]})
