@@ -49,6 +49,10 @@ def model_share(plan: ExecutionPlan, bundle: RunBundleV1 | None) -> ModelShare:
         return share
     share.model_seconds = round(bundle.budget_used.model_usage.ms / 1000, 1)
     for run in bundle.step_runs:
+        summary = run.outputs.get("model_fallback")  # a summary the rules wrote instead
+        if isinstance(summary, str):
+            key = f"summary {summary}"
+            share.fallback_reasons[key] = share.fallback_reasons.get(key, 0) + 1
         cognition = run.outputs.get("cognition")
         if not isinstance(cognition, Mapping):
             continue
