@@ -160,8 +160,6 @@ class SettingsDialog(QDialog):
             model=self.model_edit.text().strip(),
             base_url=self.base_url_edit.text().strip() or None,
             planner=self.planner_combo.currentText(),
-            llm_timeout_s=float(self.call_timeout_spin.value()),
-            planning_deadline_s=float(self.planning_deadline_spin.value()),
             safe_mode=self.safe_mode_check.isChecked(),
             headless=self.headless_check.isChecked(),
             max_time_ms=self.time_spin.value() * 1000,
@@ -171,11 +169,20 @@ class SettingsDialog(QDialog):
             search_url=self.search_url_edit.text().strip() or None,
             runs_dir=self.runs_dir_edit.text().strip(),
         )
+        out.update(self._deadlines())
         out.update(self.voice_group.values(self._given))
         key = self.api_key_edit.text().strip()
         if key:
             out["api_key"] = key
         return out
+
+    def _deadlines(self) -> dict[str, float]:
+        """The model's call timeout and planning deadline, when given or changed from the defaults."""
+        shown = {
+            "llm_timeout_s": (float(self.call_timeout_spin.value()), 60.0),
+            "planning_deadline_s": (float(self.planning_deadline_spin.value()), 45.0),
+        }
+        return {k: v for k, (v, default) in shown.items() if k in self._given or v != default}
 
     @Slot()
     def _on_save_clicked(self) -> None:
