@@ -155,7 +155,7 @@ async def test_a_step_the_model_cannot_decide_goes_back_to_the_rules(
 def test_repetition_is_a_loop_not_json_shapes() -> None:
     assert repeats_itself('{"rationale": "' + LOOP[:-9])
     assert repeats_itself('{"actions": [' + '{"kind": "click", "index": 3}, ' * 6 + '{"kind": "cl')
-    plan = {
+    plan: dict[str, list[dict[str, object]]] = {
         "steps": [
             {"step_id": f"s{i}", "type": "ACT", "url": None, "goal": None, "payload": []} for i in range(5)
         ]
