@@ -128,7 +128,7 @@ def time_line(plan: ExecutionPlan) -> str:
     """Planning's time against its own deadline, and the run's time budget that starts after it."""
     budget = f"the run's time budget of {plan.budget.max_time_ms / 1000:.0f} s starts with its first step"
     if plan.planning_deadline_ms is None:
-        return f"planned by the rules; {budget}"
+        return f"planned without a model; {budget}"
     deadline = plan.planning_deadline_ms / 1000
     took = f"planning took {plan.planning_ms / 1000:.1f} s of its {deadline:.0f} s deadline"
     said = plan_sentence(plan)
