@@ -35,13 +35,15 @@ def small_disk(tmp_path: Path) -> Iterator[Path]:
 
 
 def _fill(disk: Path) -> Path:
-    """Writes one file until the disk refuses: what is left is not enough for a screenshot."""
+    """Writes one file until the disk refuses: what is left is not enough for a screenshot.
+
+    Unbuffered, so the bytes the disk refused are not kept to be written again when the file closes
+    (a buffered file raised ENOSPC a second time from close, depending on how much space was left)."""
     filler = disk / "filler"
-    with filler.open("wb") as out:
+    with filler.open("wb", buffering=0) as out:
         try:
             while True:
                 out.write(b"\0" * 65536)
-                out.flush()
         except OSError:
             pass
     return filler
