@@ -51,7 +51,9 @@ def home_env(home: Path, **extra: str) -> dict[str, str]:
     return env
 
 
-def spawn(home: Path, *args: str, env: dict[str, str] | None = None) -> subprocess.Popen[str]:
+def spawn(
+    home: Path, *args: str, env: dict[str, str] | None = None, pass_fds: tuple[int, ...] = ()
+) -> subprocess.Popen[str]:
     return subprocess.Popen(
         [sys.executable, "-m", "app", *args],
         cwd=ROOT,
@@ -60,6 +62,7 @@ def spawn(home: Path, *args: str, env: dict[str, str] | None = None) -> subproce
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        pass_fds=pass_fds,
     )
 
 
@@ -122,16 +125,7 @@ def watched(home: Path, *args: str, hold: str = "", env: dict[str, str] | None =
     child_env.update(
         WAYPOST_MOMENTS=str(moments_write), WAYPOST_MOMENTS_GO=str(go_read), WAYPOST_HOLD_AT=hold
     )
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "app", *args],
-        cwd=ROOT,
-        env=child_env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        pass_fds=(moments_write, go_read),
-    )
+    proc = spawn(home, *args, env=child_env, pass_fds=(moments_write, go_read))
     os.close(moments_write)
     os.close(go_read)
     try:

@@ -15,7 +15,7 @@ import pytest_asyncio
 from browser.driver import PlaywrightDriver
 from browser.models import parse_action
 from executor.act.intent import Intent
-from executor.act.perform import ActEnv, capture_before, perform
+from executor.act.perform import ActEnv, Performed, capture_before, perform
 from executor.act.progress import StepProgress
 from receipts.recorder import JsonlRecorder
 from tests.integration.browser._helpers import act
@@ -46,14 +46,18 @@ async def recorder(tmp_path: Path) -> AsyncIterator[JsonlRecorder]:
         yield rec
 
 
-def _journaled(driver: PlaywrightDriver, recorder: JsonlRecorder, run_dir: Path) -> tuple[ActEnv, Saves]:
-    """An act step's environment whose intents are kept in a Saves."""
+async def _journaled_click(
+    driver: PlaywrightDriver, recorder: JsonlRecorder, run_dir: Path, page: str, button: str
+) -> tuple[asyncio.Future[Performed], Saves]:
+    """On `page`, a click on `button` performed by an act step whose intents are kept in a Saves."""
     saves = Saves()
     env = ActEnv(
         driver=driver, recorder=recorder, run_id=recorder.run_id, step_id="s1", run_dir=run_dir,
         progress=StepProgress(), intents=saves, listed=True,
     )  # fmt: skip
-    return env, saves
+    await act(driver, "navigate", url=page)
+    click = parse_action({"kind": "click", "target": {"role": "button", "name": button}})
+    return asyncio.ensure_future(perform(env, click, None, await capture_before(env))), saves
 
 
 async def _sent(site: FaultSite, path: str) -> None:
@@ -83,10 +87,7 @@ async def test_an_answered_post_is_not_waiting(driver: PlaywrightDriver, fault_s
 async def test_a_click_whose_post_waits_is_journaled_unsettled_with_the_post(
     driver: PlaywrightDriver, fault_site: FaultSite, recorder: JsonlRecorder, tmp_path: Path
 ) -> None:
-    await act(driver, "navigate", url=fault_site.url("/form-fetch"))
-    env, saves = _journaled(driver, recorder, tmp_path)
-    click = parse_action({"kind": "click", "target": {"role": "button", "name": "Send"}})
-    send = asyncio.ensure_future(perform(env, click, None, await capture_before(env)))
+    send, saves = await _journaled_click(driver, recorder, tmp_path, fault_site.url("/form-fetch"), "Send")
     await _sent(fault_site, "/submit-never")
     done = await send
     assert done.outcome.ok
@@ -99,8 +100,6 @@ async def test_a_click_whose_post_waits_is_journaled_unsettled_with_the_post(
 async def test_a_click_that_sends_nothing_is_settled(
     driver: PlaywrightDriver, fault_site: FaultSite, recorder: JsonlRecorder, tmp_path: Path
 ) -> None:
-    await act(driver, "navigate", url=fault_site.url("/go"))
-    env, saves = _journaled(driver, recorder, tmp_path)
-    click = parse_action({"kind": "click", "target": {"role": "button", "name": "Go"}})
-    await perform(env, click, None, await capture_before(env))
+    click, saves = await _journaled_click(driver, recorder, tmp_path, fault_site.url("/go"), "Go")
+    await click
     assert [settled for _, settled in saves.saved] == [False, True]
