@@ -249,11 +249,15 @@ class SecretVault:
 
     def bind(self, name: str, *, origins: Iterable[str] = (), fields: Iterable[str] = ()) -> None:
         """Binds a secret to the origins the task declared and the fields the person named; a bound
-        secret with no origin is typed nowhere."""
-        binding = self.bindings.setdefault(name, SecretBinding())
-        binding.bound = True
-        binding.origins |= {o for o in (origin_of(u) for u in origins) if o}
-        binding.fields |= set(fields)
+        secret with no origin is typed nowhere. A later binding only narrows: what it adds is
+        dropped, so no revision of a plan can widen where a secret may go."""
+        wanted = {o for o in (origin_of(u) for u in origins) if o}
+        binding = self.bindings.get(name)
+        if binding is None or not binding.bound:
+            self.bindings[name] = SecretBinding(origins=wanted, fields=set(fields), bound=True)
+            return
+        binding.origins &= wanted
+        binding.fields &= set(fields)
 
     def refusal(self, text: str, page_url: str, facts: FieldFacts) -> str | None:
         """Why the placeholders in `text` may not be typed into this field, or None; asked before

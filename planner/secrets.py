@@ -165,12 +165,14 @@ def plan_urls(plan: ExecutionPlan) -> list[str]:
     return urls
 
 
-def bind_plan(vault: SecretVault, plan: ExecutionPlan) -> None:
+def bind_plan(vault: SecretVault, plan: ExecutionPlan | None) -> None:
     """Binds every declared secret to the plan's own origins and to the payload keys the person's
-    task gave it. Called once when a run opens, from the plan as made before any page was read, so
-    nothing a page says (a replan, a model obeying page text) can widen where a secret may go."""
-    urls = plan_urls(plan)
-    payload = plan.task.payload if plan.task is not None else {}
+    task gave it. Called when a run opens, with the plan as the person approved it (a resumed run
+    passes the approved plan the store kept, never a replan's), so nothing a page says (a replan, a
+    model obeying page text) can widen where a secret may go. None (no approved plan is known)
+    binds every secret to nowhere: it is typed into no field."""
+    urls = plan_urls(plan) if plan is not None else []
+    payload = plan.task.payload if plan is not None and plan.task is not None else {}
     for name in vault.names:
         named = [k for k, v in payload.items() if secret_placeholder(name) in v]
         vault.bind(name, origins=urls, fields=named)
