@@ -53,7 +53,14 @@ def click_the_named(name: str) -> Any:
 
 def _goal(site: FixtureSite, page: str, goal: str = "Finish setting up my account") -> Any:
     inputs = {"url": site.url(page), "goal": goal, "payload": {}}
-    return act_plan([{"step_id": "a1", "type": "ACT", "inputs": inputs}], gates=OPEN_GATE)
+    return _asking_to_delete(act_plan([{"step_id": "a1", "type": "ACT", "inputs": inputs}], gates=OPEN_GATE))
+
+
+def _asking_to_delete(plan: Any) -> Any:
+    """A task whose words ask for a deletion: a delete is then asked about, not refused outright (a
+    task that never asked for one has it blocked on every gate: planner/gates.task_floor)."""
+    task = plan.task.model_copy(update={"user_query": "delete my old drafts, then finish setting up"})
+    return plan.model_copy(update={"task": task})
 
 
 def _removals(site: FixtureSite) -> int:
@@ -238,7 +245,7 @@ async def test_enter_in_a_field_whose_form_removes_the_account_asks_naming_the_r
         {"kind": "press", "key": "Enter", "target": {"label": "Display name"}},
     ]
     inputs = {"url": site.url("/hostile/enter_removes.html"), "actions": actions}
-    plan = act_plan([{"step_id": "a1", "type": "ACT", "inputs": inputs}], gates=OPEN_GATE)
+    plan = _asking_to_delete(act_plan([{"step_id": "a1", "type": "ACT", "inputs": inputs}], gates=OPEN_GATE))
     answer = Answer(delete=ConfirmAnswer.DENY)  # a plain submit would be approved
     bundle = await act_harness.run(plan, confirm=answer)
     asked = [r for r in answer.requests if r.decision.gate_kind == "delete"]
