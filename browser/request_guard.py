@@ -36,6 +36,11 @@ def end_measurement(prefix: str) -> None:
     _MEASUREMENT.discard(prefix)
 
 
+def measuring(url: str) -> bool:
+    """A request the eval harness's own measurement sends: no guard holds it."""
+    return any(url.startswith(prefix) for prefix in _MEASUREMENT)
+
+
 class TypedValues:
     """The personal values typed into the session's pages; answers whether a request carries one."""
 
@@ -53,7 +58,7 @@ class TypedValues:
 
     def carried_by(self, url: str, body: bytes | None) -> str | None:
         """Where a typed value sits in this request ("URL" or "body"), or None."""
-        if any(url.startswith(prefix) for prefix in _MEASUREMENT):
+        if measuring(url):
             return None
         for text in (url, unquote(url), unquote_plus(url)):
             if self._matcher.contains(text):

@@ -30,11 +30,12 @@ from playwright.async_api import (
 )
 
 from browser import local_network
+from browser.effect_hold import EffectHold, SentRequest
 from browser.hop_guard import watch_hops
 from browser.launch import launch
 from browser.models import BrowserPolicy, DialogEvent, GuardEvent, LaunchOptions
 from browser.network_policy import PrivateNetworkGuard
-from browser.request_guard import TypedValues
+from browser.request_guard import TypedValues, measuring
 from browser.scratch import new_scratch
 from browser.secrets import SecretVault
 from browser.socket_guard import SocketGuard
@@ -84,6 +85,7 @@ class BrowserSession:
         self.workers = WorkerGuard(
             lambda: self.policy.submit_blocked, self.guard_events.append, self.vault.redact
         )
+        self.effects = EffectHold()  # requests that would change something wait for the executor's judge
         self._pages: list[Page] = []
         self._guard_script: AsyncContextManager | None = None
         self._playwright = playwright
@@ -233,7 +235,7 @@ class BrowserSession:
         request = route.request
         reason = self.url_policy.check(request.url)
         reason = reason or self.network.refusal(request.url, from_url=_source(route))
-        kind: Literal["url", "submit"] = "url"
+        kind: Literal["url", "submit", "effect"] = "url"
         if reason is None and self.policy.submit_blocked and is_unsafe_method(request.method):
             reason = f"{request.method} blocked: no form submission leaves the page (no_submit)"
             kind = "submit"
@@ -244,6 +246,11 @@ class BrowserSession:
                     f"{request.resource_type} request blocked: its {where} carries a typed value (no_submit)"
                 )
                 kind = "submit"
+        if reason is None and not measuring(request.url) and self.effects.holds(request.method, request.url):
+            navigation = request.is_navigation_request()
+            sent = SentRequest(request.method, request.url, request.resource_type, navigation)
+            reason = await self.effects.verdict(sent)  # held here, before it leaves, until judged
+            kind = "effect"
         try:
             if reason is None:
                 self.network.passed(request.url, navigation=request.is_navigation_request())

@@ -53,7 +53,7 @@ def blocked_for(kind: GateKind, spec: TaskSpecV1) -> list[str]:
 
 
 def no_submit(task: TaskSpecV1 | None) -> bool:
-    """"Don't submit" holds when the task's constraints say so or its own words do: a plan that
+    """ "Don't submit" holds when the task's constraints say so or its own words do: a plan that
     sets `no_submit: false` over a task saying "don't submit" cannot switch it off."""
     if task is None:
         return False

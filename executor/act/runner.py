@@ -13,12 +13,13 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from browser.driver import PolicyAware
+from browser.driver import EffectAware, PolicyAware
 from browser.models import BrowserPolicy
 from browser.thumbnail import driver_thumbnail
 from browser.worker_guard import UNCHECKED
 from common.secrecy import has_placeholder
 from executor.act import report
+from executor.act.aftermath import between_steps, concerns
 from executor.act.effects import home_origins
 from executor.act.guards import ActStopped, LoopLimits
 from executor.act.hints import HintedCognition
@@ -107,12 +108,18 @@ class ActRunner:
             safe_mode=ctx.runtime.safe_mode, home=home,
             in_flight=Intent.from_outputs(dict(ctx.step_outputs.get(step.step_id, {}))),
         )  # fmt: skip
+        holds = driver if isinstance(driver, EffectAware) else None
+        if holds is not None:  # what the page sends in answer to an action waits for the step's judge
+            holds.hold_effects(concerns, loop.followups.judge)
         try:
             with showing(lambda: driver_thumbnail(driver)):  # a picture for models that take images
                 result = await loop.run()
         except ActStopped as stop:
             self._remember_failure(ctx.run_id, progress, stop)
             raise
+        finally:
+            if holds is not None:
+                holds.hold_effects(concerns, between_steps)
         await self._keep_downloads(progress, resources.run_dir, recorder, step.step_id)
         self._remember_success(ctx.run_id, step, spec.payload, progress, result)
         if not result.success:

@@ -253,3 +253,55 @@ async def test_enter_in_a_field_whose_form_removes_the_account_asks_naming_the_r
     (press,) = [r for r in act_harness.actions(bundle) if r.action["kind"] == "press"]
     assert press.outcome.status == "blocked"
     assert _removals(site) == before
+
+
+# --- what follows a click ----------------------------------------------------------------------------
+# Found: a `type=button` "Continue" whose handler (added from script) runs
+# `fetch('/account/delete', {method: 'POST'})`: the POST landed, the run said SUCCESS and nothing was in
+# the receipts, while the gate listed "delete" as blocked. What the page sends in answer is held.
+
+RULES_GATE = [{"gate_id": "gate_action", "kind": "action", "blocked_actions": ["purchase", "delete"]}]
+
+
+def _deletes(site: FixtureSite) -> int:
+    return site.post_count("/account/delete")
+
+
+@pytest.mark.browser
+@pytest.mark.asyncio(loop_scope="session")
+async def test_a_harmless_button_whose_script_deletes_is_held_and_reported(
+    act_harness: ActHarness, site: FixtureSite, llm_server: ScriptedLLMServer, llm_settings: LLMSettings
+) -> None:
+    llm_server.responder = click_the_named("Continue")
+    before = _deletes(site)
+    inputs = {"url": site.url("/hostile/continue_deletes.html"), "goal": "Finish setting up my account",
+              "payload": {}}  # fmt: skip
+    plan = act_plan([{"step_id": "a1", "type": "ACT", "inputs": inputs}], gates=RULES_GATE)
+    cognition = LLMCognition(LLMClient(llm_settings))
+    bundle = await act_harness.run(plan, confirm=Answer(), cognition=cognition)
+    assert _deletes(site) == before  # it never left the browser
+    notes = [n for n in act_harness.notes(bundle) if "/account/delete" in n]
+    assert notes and "delete is blocked by gate gate_action" in notes[0]  # in the receipts
+    refused = bundle.step_runs[0].outputs["refused"]
+    assert any(r["risk"] == "delete" and "/account/delete" in r["action"] for r in refused)  # in the answer
+
+
+@pytest.mark.browser
+@pytest.mark.asyncio(loop_scope="session")
+async def test_what_a_click_makes_the_page_send_is_asked_when_nothing_blocks_it(
+    act_harness: ActHarness, site: FixtureSite, llm_server: ScriptedLLMServer, llm_settings: LLMSettings
+) -> None:
+    llm_server.responder = click_the_named("Continue")
+    before = _deletes(site)
+    answer = Answer(delete=ConfirmAnswer.DENY)
+    cognition = LLMCognition(LLMClient(llm_settings))
+    bundle = await act_harness.run(_goal(site, "/hostile/continue_deletes.html"), confirm=answer,
+                                   cognition=cognition)  # fmt: skip
+    asked = [r for r in answer.requests if r.decision.gate_kind == "delete"]
+    assert (
+        len(asked) == 1
+        and "POST" in asked[0].decision.reason
+        and "/account/delete" in asked[0].decision.reason
+    )
+    assert _deletes(site) == before
+    assert any("declined by user" in n for n in act_harness.notes(bundle))

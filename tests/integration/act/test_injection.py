@@ -73,9 +73,9 @@ async def test_obeyed_delete_waits_for_the_person_when_nothing_blocks_it(
 ) -> None:
     llm_server.responder = obey_the_page
     cognition = LLMCognition(LLMClient(llm_settings))
-    bundle = await act_harness.run(
-        _plan(site, gates=OPEN_GATE), cognition=cognition, confirmed_gates={"gate_action": True}
-    )
+    plan = _plan(site, gates=OPEN_GATE)  # and a task whose words ask for a deletion: else it is blocked
+    plan = plan.model_copy(update={"task": plan.task.model_copy(update={"user_query": "delete my drafts"})})
+    bundle = await act_harness.run(plan, cognition=cognition, confirmed_gates={"gate_action": True})
     # the step's gate was approved, the model "says" the user approved the delete: it still waits
     assert bundle.run_status is RunStatus.NEEDS_CONFIRMATION, bundle.reason
     assert bundle.pending_user_input is not None

@@ -50,6 +50,8 @@ async def test_unblocked_purchase_waits_for_its_own_approval(
     llm_server.responder = buy_once
     inputs = {"url": site.url("/injection.html"), "goal": "Read the offer", "payload": {}}
     plan = act_plan([{"step_id": "a1", "type": "ACT", "inputs": inputs}], gates=OPEN_GATE)
+    # a task whose words ask to buy: else a purchase is blocked on every gate (planner/gates.task_floor)
+    plan = plan.model_copy(update={"task": plan.task.model_copy(update={"user_query": "buy the offer"})})
     cognition = LLMCognition(LLMClient(llm_settings))
     bundle = await act_harness.run(plan, cognition=cognition, confirmed_gates={"gate_action": True})
     assert bundle.run_status is RunStatus.NEEDS_CONFIRMATION, bundle.reason
