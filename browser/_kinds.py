@@ -73,7 +73,10 @@ async def navigate(session: BrowserSession, action: NavigateAction, limit_ms: fl
     if reason is not None:
         return ActionOutcome(kind="navigate", status=OutcomeStatus.BLOCKED, message=reason)
     nav_timeout = float(action.timeout_ms or session.navigation_timeout_ms)
-    response = await open_url(session.page, action.url, wait_until=action.wait_until, timeout_ms=nav_timeout)
+    with session.quarantine.own(action.url):  # Waypost's own navigation may leave a quarantine
+        response = await open_url(
+            session.page, action.url, wait_until=action.wait_until, timeout_ms=nav_timeout
+        )
     status = response.status if response is not None else None
     if status is not None and status >= 400:  # the server answered with an error page: not opened
         return ActionOutcome(
@@ -108,15 +111,13 @@ async def fill(session: BrowserSession, action: FillAction, limit_ms: float) -> 
         if refused is not None:  # before any keystroke: the reason goes into the receipt
             return ActionOutcome(kind="fill", status=OutcomeStatus.BLOCKED, message=refused)
         value = session.vault.resolve(value)
-        session.typed.add(value)
-        await session.workers.hold()
+        await session.typed_in(value)
         # Marked before typing so observations, DOM hashes and screenshots hide it from now on.
         await field.evaluate(f"e => e.setAttribute('{SENSITIVE_MARK}', '')")
         await field.fill(value, timeout=limit_ms)
         return ActionOutcome(kind="fill", status=OK, resolved=found.resolved)
     if not await found.locator.evaluate(IS_SEARCH_FIELD):
-        session.typed.add(value)  # a personal value: the request guard keeps it in the browser
-        await session.workers.hold()  # no_submit: the page's workers cannot carry it out (worker_guard)
+        await session.typed_in(value)  # a personal value: under no_submit it never leaves the browser
     await found.locator.fill(value, timeout=limit_ms)
     return ActionOutcome(kind="fill", status=OK, resolved=found.resolved)
 

@@ -80,7 +80,9 @@ def _apply_guards(
     an extract runs (the page's script sent it, after an earlier click: the guard event stays).
     """
     reasons = [f"submit blocked ({a})" for a in attempts]
-    reasons += [e.detail for e in session.guard_events[mark:] if e.kind != "url" or e.navigation]
+    reasons += [
+        e.detail for e in session.guard_events[mark:] if e.kind in ("submit", "effect") or e.navigation
+    ]
     if outcome.kind in _PASSIVE:
         return outcome  # a refusal while only reading or waiting was caused by an earlier action
     if not reasons or outcome.status is OutcomeStatus.BLOCKED:

@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 from browser.driver import EffectAware, PolicyAware
-from browser.models import BrowserPolicy
+from browser.models import BrowserPolicy, GuardEvent
 from browser.thumbnail import driver_thumbnail
 from browser.worker_guard import UNCHECKED
 from common.secrecy import has_placeholder
@@ -35,6 +35,7 @@ from executor.memory import MemoryStore, site_of
 from executor.tool_engine import ToolCallEngine
 from executor.tools import ToolContext, ToolOutput
 from planner.cognition import Cognition, RuleCognition
+from planner.gates import no_submit
 from planner.models import Step
 from planner.page_view import showing
 from planner.secrets import plan_urls
@@ -44,10 +45,18 @@ from receipts.interface import Recorder
 _STABLE_FAILURES = {"loop_detected", "consecutive_failures", "max_actions", "no_progress"}
 
 
-def step_policy(base: BrowserPolicy, blocked_actions: list[str]) -> BrowserPolicy:
-    """The run's browser policy narrowed by the step's gate: its blocked actions join the run's."""
+def step_policy(base: BrowserPolicy, blocked_actions: list[str], *, no_submit: bool = False) -> BrowserPolicy:
+    """The run's browser policy narrowed by the step's gate: its blocked actions join the run's, and
+    the task's "don't submit" quarantines the page once a value is typed (browser/quarantine.py)."""
     merged = list(dict.fromkeys([*base.blocked_actions, *blocked_actions]))
-    return base.model_copy(update={"blocked_actions": merged})
+    return base.model_copy(update={"blocked_actions": merged, "no_submit": base.no_submit or no_submit})
+
+
+def quarantined(events: list[GuardEvent]) -> list[dict[str, str]]:
+    """What a quarantined page tried to send (browser/quarantine.py), once per address: named in the
+    step's answer, which says exactly what was refused."""
+    seen = dict.fromkeys(e.url for e in events if e.kind == "quarantine")
+    return [{"action": f"the page sent {url}", "risk": "quarantine", "why": "quarantined"} for url in seen]
 
 
 def settle_download(item: dict[str, Any], run_dir: Path) -> dict[str, Any]:
@@ -84,8 +93,9 @@ class ActRunner:
         spec = loop_spec(step, ctx)
         driver = await resources.driver()
         recorder = await resources.recorder()
+        policy = step_policy(resources.policy, ctx.blocked_actions, no_submit=no_submit(ctx.plan.task))
         if isinstance(driver, PolicyAware):
-            await driver.set_policy(step_policy(resources.policy, ctx.blocked_actions))
+            await driver.set_policy(policy)
         progress = StepProgress.from_outputs(dict(ctx.step_outputs.get(step.step_id, {})))
         guard_mark = len(driver.guard_events)  # this step's refusals: those after the mark
         env = ActEnv(
@@ -128,7 +138,7 @@ class ActRunner:
             failure = await goal_failure(driver, spec.goal, spec.payload, progress, result.summary)
             if failure is not None:
                 raise ActStopped(f"goal not met: {failure}", code="goal_not_met", outputs=loop.outputs())
-        policy = step_policy(resources.policy, ctx.blocked_actions)
+        progress.refused += quarantined(driver.guard_events[guard_mark:])
         answer = report.describe(
             progress, goal_summary=result.summary, submit_blocked=policy.submit_blocked,
             blocked_actions=policy.blocked_actions, redactor=resources.redactor,
