@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import base64
 import html
+import itertools
 import json
 import re
 import weakref
@@ -171,11 +172,30 @@ def live_secrets(values: Iterable[str]) -> Iterator[SecretRedactor]:
         _LIVE.discard(redactor)
 
 
-#: Words in a field's type, autocomplete, name, id or label that make it a place for a secret.
-_SECRET_FIELD = re.compile(
-    r"(?i)pass(?:word|wd|code|phrase)?|\bpwd?\b|\bpin\b|otp|one-time|secret|token|api.?key|\bcvc|\bcvv"
-    r"|cc-(?:number|csc)|card.?number"
-)
+#: Words in a field's autocomplete, name, id or label that make it a place for a secret: whole words
+#: ("Passenger name" and "Carbon footprint note" are not password or OTP fields), or word pairs.
+_SECRET_WORDS = frozenset({
+    "password", "passwd", "pwd", "pw", "pass", "passcode", "passphrase", "pin", "otp", "totp", "secret",
+    "token", "apikey", "cvc", "cvv", "cvv2", "csc",
+})  # fmt: skip
+_SECRET_PAIRS = frozenset({
+    ("one", "time"), ("api", "key"), ("card", "number"), ("cc", "number"), ("cc", "csc"),
+    ("security", "code"), ("verification", "code"), ("access", "code"),
+})  # fmt: skip
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def _words(text: str) -> list[str]:
+    """Lower-case words of a label or an attribute: `newPassword`, `pass_word-2`, `PIN code`."""
+    return re.findall(r"[a-z0-9]+", _CAMEL.sub(" ", text).lower())
+
+
+def says_secret(text: str) -> bool:
+    """Whether the words of `text` name a place for a secret (password, PIN, one-time code...)."""
+    words = _words(text)
+    return any(w in _SECRET_WORDS for w in words) or any(
+        p in _SECRET_PAIRS for p in itertools.pairwise(words)
+    )
 
 
 class FieldFacts(BaseModel):
@@ -191,7 +211,7 @@ class FieldFacts(BaseModel):
     def secret_like(self) -> bool:
         if self.input_type.lower() == "password":
             return True
-        return any(_SECRET_FIELD.search(t) for t in (self.autocomplete, self.name, self.id, self.label))
+        return any(says_secret(t) for t in (self.autocomplete, self.name, self.id, self.label))
 
     def named(self, names: Iterable[str]) -> bool:
         mine = {_norm(t) for t in (self.name, self.id, self.label) if t}

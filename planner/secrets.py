@@ -15,8 +15,15 @@ from pydantic import SecretStr
 from common.secrecy import SecretVault, is_placeholder
 from planner.models import ExecutionPlan, SecretRef, secret_placeholder
 
-_SEP = r"(?P<sep>\s*(?:\bis\b|=|:|\blà\b|\bla\b)?)\s*"
-_VALUE = r"(?P<value>\"[^\"]+\"|'[^']+'|[^\s,;()]+)"
+#: Words between a secret's name and its value ("is now", "is set to", "is:", "là"), any number of them.
+_SEP = r"(?P<sep>(?:\s*(?:\b(?:is|are|was|now|still|set\s+to|changed\s+to)\b|=|:|\blà\b|\bla\b))*)\s*"
+#: What may qualify the name first: "PIN code", "password for ada", "password (case-sensitive)",
+#: "password below".
+_QUALIFIER = (
+    r"(?:\s+(?:code|number|below|above|here|for\s+(?!(?:my|the|your|our|this|that|a|an)\b)[\w.@+-]+)"
+    r"|\s*\([^()\n]{1,40}\))*"
+)
+_VALUE = r"(?P<value>\"[^\"]+\"|'[^']+'|(?![:=])[^\s,;()]+)"
 
 #: (secret name, kind, pattern); the named group `value` is what gets replaced.
 _PATTERNS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
@@ -36,7 +43,7 @@ _PATTERNS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         "password",
         re.compile(
             r"(?i)(?<![\w{:-])(?:password|passwd|passphrase|passcode|pwd|pw|pass|pin|secret"
-            rf"|mật\s*khẩu|mat\s*khau|mk)(?![\w-]){_SEP}{_VALUE}"
+            rf"|mật\s*khẩu|mat\s*khau|mk)(?![\w-]){_QUALIFIER}{_SEP}{_VALUE}"
         ),
     ),
     (

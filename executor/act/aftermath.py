@@ -19,8 +19,11 @@ Between steps nobody acts: a request a page sends then is refused unless it is a
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass, field
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 
+from browser.driver import BrowserDriver, EffectAware
 from browser.effect_hold import SentRequest
 from browser.models import Action, NavigateAction
 from executor.act.clearance import describe
@@ -62,6 +65,19 @@ async def between_steps(sent: SentRequest) -> str | None:
     return f"{sent.method} {_shown(sent.url)} refused: the page sent it while no step was acting"
 
 
+@contextmanager
+def judging(driver: BrowserDriver, followups: FollowUps) -> Iterator[None]:
+    """While the step runs, `followups` judges what the page sends; after it, `between_steps`."""
+    holds = driver if isinstance(driver, EffectAware) else None
+    if holds is not None:
+        holds.hold_effects(concerns, followups.judge)
+    try:
+        yield
+    finally:
+        if holds is not None:
+            holds.hold_effects(concerns, between_steps)
+
+
 @dataclass(kw_only=True)
 class FollowUps:
     """One step's judge of what its actions make the page send."""
@@ -73,7 +89,6 @@ class FollowUps:
     #: The action being performed (or last performed) and the risk it was cleared for.
     action: Action | None = None
     cleared: Risk | None = None
-    _refusals: list[str] = field(default_factory=list)
 
     def acting(self, action: Action, cleared: Risk | None) -> None:
         """Called just before the browser performs `action`, cleared for `cleared` (None: harmless)."""

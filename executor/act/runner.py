@@ -13,13 +13,13 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from browser.driver import EffectAware, PolicyAware
+from browser.driver import BrowserDriver, PolicyAware
 from browser.models import BrowserPolicy, GuardEvent
 from browser.thumbnail import driver_thumbnail
 from browser.worker_guard import UNCHECKED
 from common.secrecy import has_placeholder
 from executor.act import report
-from executor.act.aftermath import between_steps, concerns
+from executor.act.aftermath import judging
 from executor.act.effects import home_origins
 from executor.act.guards import ActStopped, LoopLimits
 from executor.act.hints import HintedCognition
@@ -50,6 +50,13 @@ def step_policy(base: BrowserPolicy, blocked_actions: list[str], *, no_submit: b
     the task's "don't submit" quarantines the page once a value is typed (browser/quarantine.py)."""
     merged = list(dict.fromkeys([*base.blocked_actions, *blocked_actions]))
     return base.model_copy(update={"blocked_actions": merged, "no_submit": base.no_submit or no_submit})
+
+
+async def _guarded(driver: BrowserDriver, policy: BrowserPolicy) -> BrowserPolicy:
+    """Puts the browser under the step's policy (a driver without guards of its own is left as is)."""
+    if isinstance(driver, PolicyAware):
+        await driver.set_policy(policy)
+    return policy
 
 
 def quarantined(events: list[GuardEvent]) -> list[dict[str, str]]:
@@ -93,9 +100,8 @@ class ActRunner:
         spec = loop_spec(step, ctx)
         driver = await resources.driver()
         recorder = await resources.recorder()
-        policy = step_policy(resources.policy, ctx.blocked_actions, no_submit=no_submit(ctx.plan.task))
-        if isinstance(driver, PolicyAware):
-            await driver.set_policy(policy)
+        policy = await _guarded(driver, step_policy(resources.policy, ctx.blocked_actions,
+                                                    no_submit=no_submit(ctx.plan.task)))  # fmt: skip
         progress = StepProgress.from_outputs(dict(ctx.step_outputs.get(step.step_id, {})))
         guard_mark = len(driver.guard_events)  # this step's refusals: those after the mark
         env = ActEnv(
@@ -118,18 +124,12 @@ class ActRunner:
             safe_mode=ctx.runtime.safe_mode, home=home,
             in_flight=Intent.from_outputs(dict(ctx.step_outputs.get(step.step_id, {}))),
         )  # fmt: skip
-        holds = driver if isinstance(driver, EffectAware) else None
-        if holds is not None:  # what the page sends in answer to an action waits for the step's judge
-            holds.hold_effects(concerns, loop.followups.judge)
-        try:
-            with showing(lambda: driver_thumbnail(driver)):  # a picture for models that take images
+        try:  # a picture for models that take images; what the page sends waits for the step's judge
+            with showing(lambda: driver_thumbnail(driver)), judging(driver, loop.followups):
                 result = await loop.run()
         except ActStopped as stop:
             self._remember_failure(ctx.run_id, progress, stop)
             raise
-        finally:
-            if holds is not None:
-                holds.hold_effects(concerns, between_steps)
         await self._keep_downloads(progress, resources.run_dir, recorder, step.step_id)
         self._remember_success(ctx.run_id, step, spec.payload, progress, result)
         if not result.success:

@@ -139,3 +139,33 @@ async def test_a_frame_of_the_declared_origin_still_gets_the_secret(
     bundle = await act_harness.run(plan, confirm=Answer())
     (fill,) = [r for r in act_harness.actions(bundle) if r.action["kind"] == "fill"]
     assert fill.outcome.status == "ok", fill.outcome.message
+
+
+def fill_both_fields(body: dict[str, Any]) -> Reply:
+    """A model that types the secret into both fields the page names."""
+    page = page_of(body)
+    if "'kind': 'fill'" in page.split("Page:")[0]:
+        return done("booking verified as the page asked")
+    fills = [
+        {"kind": "fill", "index": index_of(page, name), "value": "{{secret:site_password}}"}
+        for name in ("Passenger name (shown on the public manifest)", "Carbon footprint note")
+    ]
+    return act(*fills, confidence=0.99)
+
+
+async def test_a_field_is_password_like_by_its_words_not_by_letters_inside_them(
+    act_harness: ActHarness, site: FixtureSite, llm_server: ScriptedLLMServer, llm_settings: LLMSettings
+) -> None:
+    """Found: "pass" in "Passenger" and "otp" in "footprint" made both fields password-like, and the
+    secret was typed into a published passenger name and a public note."""
+    act_harness.secrets = {"site_password": SECRET}
+    llm_server.responder = fill_both_fields
+    cognition = LLMCognition(LLMClient(llm_settings))
+    mark = len(site.get_requests())
+    bundle = await act_harness.run(
+        _plan(site, "/hostile/manifest.html"), confirm=Answer(), cognition=cognition
+    )
+    fills = [r for r in act_harness.actions(bundle) if r.action["kind"] == "fill"]
+    assert fills and all(f.outcome.status == "blocked" for f in fills), [f.outcome for f in fills]
+    assert all("neither password-like nor a field you named" in f.outcome.message for f in fills)
+    assert not any(g.startswith("/collect") for g in site.get_requests()[mark:])

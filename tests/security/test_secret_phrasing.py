@@ -12,6 +12,8 @@ import pytest
 from app.cli import main
 from app.cli_secrets import SecretOptionError, read_secrets
 from planner.secrets import extract_secrets
+from tests.support.llm_server import Reply, ScriptedLLMServer
+from tests.support.site import FixtureSite
 
 
 @pytest.mark.parametrize(
@@ -65,3 +67,45 @@ def test_a_literal_secret_on_the_command_line_is_refused(
     code = main(["run", "--plan", str(plan), "--secret", "site_password=hunter2", "--json"])
     out, err = capsys.readouterr()
     assert code == 2 and "hunter2" not in out + err and "env:VAR" in err
+
+
+# Found: these phrasings were missed, so the value stayed in run.json, the store and model requests;
+# "password is: X" declared ":" as the secret.
+PHRASED = {
+    "my password is now Vq9-now-71": "Vq9-now-71",
+    "the password is set to Kp3-set-22": "Kp3-set-22",
+    "password for ada is Lm4-ada-33": "Lm4-ada-33",
+    "PIN code 83914455": "83914455",
+    "password (case-sensitive): Tz5-case-44": "Tz5-case-44",
+    "use the password below: Rw6-below-55": "Rw6-below-55",
+    "password is: Yx7-colon-66": "Yx7-colon-66",
+}
+
+
+@pytest.mark.parametrize(("task", "value"), PHRASED.items())
+def test_these_phrasings_become_placeholders(task: str, value: str) -> None:
+    scan = extract_secrets(task)
+    assert [v.get_secret_value() for v in scan.values.values()] == [value]
+    assert value not in scan.text
+
+
+@pytest.mark.browser
+def test_no_phrased_secret_reaches_the_run_the_store_or_the_model(
+    waypost_home: Path,
+    site: FixtureSite,
+    llm_server: ScriptedLLMServer,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    llm_server.responder = lambda body: Reply.error(500, "the test model has nothing to say", "server_error")
+    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.url)
+    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+    monkeypatch.setenv("WAYPOST_MODEL", "test-model")
+    task = f"Sign in at {site.url('/login.html')}. " + "; ".join(PHRASED)
+    main(["run", task, "--planner", "llm", "--approve", "none", "--json"])
+    capsys.readouterr()
+    assert llm_server.requests  # the model was asked: what it was sent counts
+    written = {str(p): p.read_bytes() for p in waypost_home.rglob("*") if p.is_file()}
+    written |= {f"model request {i}": r.raw for i, r in enumerate(llm_server.requests)}
+    leaks = {where for where, data in written.items() for value in PHRASED.values() if value.encode() in data}
+    assert leaks == set()
