@@ -23,6 +23,7 @@ from typing import Any
 from pydantic import BaseModel
 
 from receipts.errors import RunFolderError
+from receipts.regular import NotRegular, read_regular
 
 RUN_JSON = "run.json"
 RECEIPTS_JSONL = "receipts.jsonl"
@@ -124,9 +125,9 @@ class RunFolder:
 
     def read_run_json(self) -> dict[str, Any]:
         """run.json as a dict, or {} when absent or unreadable (a report must still render)."""
-        try:
-            data = json.loads(self.run_json.read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+        try:  # a regular file only: a FIFO or a symlink to a device must not hang a reader
+            data = json.loads(read_regular(self.run_json, RUN_JSON).decode("utf-8"))
+        except (OSError, ValueError, NotRegular):
             return {}
         return data if isinstance(data, dict) else {}
 
