@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import ValidationError
@@ -104,7 +105,7 @@ def test_exported_report_carries_a_strict_csp(waypost_home: Path, capsys: pytest
 
 
 def _run_plan_file(
-    home: Path, site: FixtureSite, query: str, actions: list[dict[str, object]], page: str
+    home: Path, site: FixtureSite, query: str, actions: list[dict[str, Any]], page: str
 ) -> int:
     plan = {
         "mode": "B",

@@ -55,9 +55,9 @@ async def test_nothing_the_page_sends_after_typing_leaves_through_the_runs_end(
             fill = {"kind": "fill", "target": {"label": "Password"}, "value": "{{secret:pw}}"}
         step = {"step_id": "a1", "type": "ACT", "inputs": {"url": page, "actions": [fill]}}
         plan = act_plan([step], no_submit=True)
-        plan = plan.model_copy(
-            update={"task": plan.task.model_copy(update={"payload": {"pw": "{{secret:pw}}"}})}
-        )
+        assert plan.task is not None
+        task = plan.task.model_copy(update={"payload": {"pw": "{{secret:pw}}"}})
+        plan = plan.model_copy(update={"task": task})
         mark = len(site.get_requests())
         bundle = await act_harness.run(plan, confirm=Answer())
         late = await asyncio.to_thread(other.wait_for_get, "/", LATE_S)  # a keepalive, a worker

@@ -15,7 +15,7 @@ from executor.confirm import ConfirmAnswer
 from executor.models import RunStatus
 from planner.llm import LLMClient, LLMSettings
 from planner.llm_cognition import LLMCognition
-from tests.integration.act.conftest import ActHarness, Answer, act_plan
+from tests.integration.act.conftest import ActHarness, Answer, act_plan, worded
 from tests.integration.act.test_model import act, done, index_of, page_of
 from tests.support.llm_server import Reply, ScriptedLLMServer
 from tests.support.site import FixtureSite
@@ -57,10 +57,8 @@ def _goal(site: FixtureSite, page: str, goal: str = "Finish setting up my accoun
 
 
 def _asking_to_delete(plan: Any) -> Any:
-    """A task whose words ask for a deletion: a delete is then asked about, not refused outright (a
-    task that never asked for one has it blocked on every gate: planner/gates.task_floor)."""
-    task = plan.task.model_copy(update={"user_query": "delete my old drafts, then finish setting up"})
-    return plan.model_copy(update={"task": task})
+    """A task whose words ask for a deletion: a delete is then asked about, not refused outright."""
+    return worded(plan, "delete my old drafts, then finish setting up")
 
 
 def _removals(site: FixtureSite) -> int:
