@@ -18,12 +18,14 @@ from app.cli_errors import (
     check_display,
     describe_os_error,
     quiet_broken_pipe,
+    refuse_shared,
     usable_runs_dir,
 )
 from app.cli_secrets import SecretOptionError, add_secret_arguments, read_secrets
 from app.cli_signals import Stop
 from app.hardening import owner_only_umask, tighten
 from app.settings import Settings, SettingsError, config_dir, load_settings
+from common.paths import data_dir
 from common.secrecy import live_secrets, scrub, scrub_data
 from executor.models import ApprovalPolicy, RunBundleV1
 from executor.observability import configure_json_logging
@@ -327,6 +329,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     settings = _settings(args)
     check_display(bool(getattr(args, "headed", False)))
     runs_dir = usable_runs_dir(Path(settings.runs_dir).expanduser())  # a folder, or exit 2 with why
+    refuse_shared([("runs folder", runs_dir), ("data folder", data_dir())])  # as ssh does
     tighten([runs_dir, config_dir()])
     configure_json_logging(path=str(runs_dir / "waypost.log"))  # JSON lines, correlated by run/step ids
     if args.command == "receipts":
