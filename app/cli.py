@@ -21,7 +21,13 @@ from app.cli_errors import (
     refuse_shared,
     usable_runs_dir,
 )
-from app.cli_secrets import SecretOptionError, add_secret_arguments, read_secrets
+from app.cli_secrets import (
+    SecretOptionError,
+    add_secret_arguments,
+    argv_warning,
+    missing_sentence,
+    read_secrets,
+)
 from app.cli_signals import Stop
 from app.hardening import owner_only_umask, tighten
 from app.settings import Settings, SettingsError, config_dir, load_settings
@@ -90,6 +96,7 @@ def _parser() -> argparse.ArgumentParser:
     resume.add_argument("run_id")
     resume.add_argument("--approve", choices=[p.value for p in ApprovalPolicy])
     resume.add_argument("--headed", action="store_true")
+    add_secret_arguments(resume)
     common(resume)
 
     receipts = sub.add_parser(
@@ -192,6 +199,8 @@ async def _cmd_plan(args: argparse.Namespace, settings: Settings) -> int:
     from executor.planning import plan_task
 
     result = await plan_task(args.task, llm=llm_settings(settings), url=args.url, planner=settings.planner)
+    if result.secrets:
+        print(argv_warning(result.secrets), file=sys.stderr)
     _emit(args, json.loads(result.plan.model_dump_json()), _describe_plan(result.plan))
     return 0
 
@@ -220,7 +229,10 @@ async def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
         except ValidationError as exc:
             raise BadInput(f"invalid plan {args.plan_file}:\n{exc}") from exc
     else:
-        plan = (await core.plan(args.task, url=args.url, planner=settings.planner)).plan
+        planned = await core.plan(args.task, url=args.url, planner=settings.planner)
+        plan = planned.plan
+        if planned.secrets and spoken is None:  # typed on the command line, where others can read it
+            print(argv_warning(planned.secrets), file=sys.stderr)
         if not args.json:
             print(scrub(_describe_plan(plan)), file=sys.stderr)
     try:
@@ -265,15 +277,27 @@ async def _cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
     core = build_core(settings)
     answers = {ApprovalPolicy.ALL: True, ApprovalPolicy.NONE: False}
     policy = ApprovalPolicy(args.approve) if args.approve else settings.approve
-    bundle = await core.resume(
-        args.run_id,
-        approve_pending=answers.get(policy),
-        safe_mode=settings.safe_mode,
-        approval_policy=policy,
-        events=None if args.json else ProgressPrinter(),
-        confirm=_confirm_handler(policy),
-    )
-    return await _finish_run(args, core, bundle)
+    try:
+        secrets = read_secrets(args.secret)
+    except SecretOptionError as exc:
+        raise BadInput(str(exc)) from exc
+    with live_secrets(secrets.values()):
+        try:
+            core.supply_secrets(args.run_id, secrets)  # in memory only: values are never stored
+        except ValueError as exc:  # a name the run never declared
+            raise BadInput(str(exc)) from exc
+        missing = core.missing_secrets(args.run_id)
+        if missing:
+            raise BadInput(missing_sentence(args.run_id, missing))
+        bundle = await core.resume(
+            args.run_id,
+            approve_pending=answers.get(policy),
+            safe_mode=settings.safe_mode,
+            approval_policy=policy,
+            events=None if args.json else ProgressPrinter(),
+            confirm=_confirm_handler(policy),
+        )
+        return await _finish_run(args, core, bundle)
 
 
 async def _cmd_demo(args: argparse.Namespace, settings: Settings) -> int:

@@ -109,3 +109,38 @@ def test_no_phrased_secret_reaches_the_run_the_store_or_the_model(
     written |= {f"model request {i}": r.raw for i, r in enumerate(llm_server.requests)}
     leaks = {where for where, data in written.items() for value in PHRASED.values() if value.encode() in data}
     assert leaks == set()
+
+
+# Found: a secret in the task text on the command line is readable by another local user in
+# /proc/PID/cmdline for the whole run, with no warning; and `resume` had no way to take one.
+
+
+@pytest.mark.parametrize("command", ["plan", "run"])
+def test_a_secret_in_a_command_line_task_is_warned_about(
+    command: str, waypost_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    args = [command, "Sign in at http://127.0.0.1:9/login with password Zq7-argv-PASS-44", "--json"]
+    main(args + (["--approve", "none"] if command == "run" else []))
+    _, err = capsys.readouterr()
+    assert "other local users can read a command line" in err
+    assert "{{secret:password}}" in err and "--secret password" in err
+    assert "Zq7-argv-PASS-44" not in err
+
+
+def test_resume_takes_secrets_and_says_when_they_are_missing(
+    waypost_home: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    fill = {"kind": "fill", "target": {"label": "Password"}, "value": "{{secret:pw}}"}
+    step = {"step_id": "a1", "type": "ACT", "inputs": {"url": "http://127.0.0.1:9/login", "actions": [fill]}}
+    plan = waypost_home / "plan.json"
+    plan.write_text(json.dumps({"mode": "B", "steps": [step]}))
+    monkeypatch.setenv("WP_PW", "Zq7-resume-PASS-55")
+    assert main(["run", "--plan", str(plan), "--secret", "pw=env:WP_PW", "--approve", "none", "--json"]) == 6
+    run_id = json.loads(capsys.readouterr().out)["run_id"]
+    code = main(["resume", run_id, "--approve", "none", "--json"])  # a new process holds no value
+    _, err = capsys.readouterr()
+    assert code == 2 and "--secret pw" in err and "never stored" in err
+    code = main(["resume", run_id, "--secret", "pw=env:WP_PW", "--approve", "none", "--json"])
+    out, err = capsys.readouterr()
+    assert code != 2, err
+    assert json.loads(out)["run_id"] == run_id and "Zq7-resume-PASS-55" not in out + err
