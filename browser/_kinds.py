@@ -111,7 +111,7 @@ async def fill(session: BrowserSession, action: FillAction, limit_ms: float) -> 
         if refused is not None:  # before any keystroke: the reason goes into the receipt
             return ActionOutcome(kind="fill", status=OutcomeStatus.BLOCKED, message=refused)
         value = session.vault.resolve(value)
-        await session.typed_in(value)
+        await session.typed_in(value, secret=True)
         # Marked before typing so observations, DOM hashes and screenshots hide it from now on.
         await field.evaluate(f"e => e.setAttribute('{SENSITIVE_MARK}', '')")
         await field.fill(value, timeout=limit_ms)

@@ -96,6 +96,7 @@ class BrowserSession:
         self._pages: list[Page] = []
         self._guard_script: AsyncContextManager | None = None
         self._webrtc_off = False
+        self.secret_typed = False  # a declared secret was typed in this session
         self._refused_popups = 0  # refused first documents of tabs a page opened (_on_navigated)
         self._playwright = playwright
         self._browser = browser
@@ -194,9 +195,11 @@ class BrowserSession:
         elif self.typed.any:  # values typed in an earlier step must not leave through a worker now
             await self.workers.hold()
 
-    async def typed_in(self, value: str) -> None:
+    async def typed_in(self, value: str, *, secret: bool = False) -> None:
         """A personal value (not a search query) is about to enter a page: the guards learn it, and
-        under no_submit the page's network is quarantined and its workers held (browser/quarantine.py)."""
+        under no_submit the page's network is quarantined and its workers held (browser/quarantine.py).
+        After a secret, no page picture goes to a model (browser/thumbnail.py)."""
+        self.secret_typed = self.secret_typed or secret
         self.typed.add(value)
         if self.policy.no_submit:
             self.quarantine.start()

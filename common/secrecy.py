@@ -5,7 +5,9 @@ checkpoints and receipts carry only that placeholder. The value lives in a Secre
 of one process and is resolved only at the moment the browser driver types it. Anything that leaves
 the browser, or is written to disk, passes through the vault's redactor, which knows the forms a
 value takes on its way into a URL, a page, JSON or an HTTP header: plain, percent- and
-form-encoded, HTML-escaped, JSON-escaped and base64. Nothing here writes a value anywhere; a run
+form-encoded, HTML-escaped, JSON-escaped, base64 (also inside a longer base64 value, as in a Basic
+auth header of `user:secret`), reversed, and with invisible characters, spaces or line breaks
+between its letters. Nothing here writes a value anywhere; a run
 resumed in another process gets its values supplied again (docs/architecture.md, "Secrets").
 """
 
@@ -56,6 +58,38 @@ def placeholder_names(text: str) -> list[str]:
     return PLACEHOLDER.findall(text)
 
 
+#: Characters that render as nothing: a page (or a model obeying one) can put them between a secret's
+#: letters and still show it, so matching ignores them (with line breaks and spaces) between letters.
+INVISIBLE = (
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e"
+    "\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff"
+)
+_INVISIBLE = re.compile(f"[{INVISIBLE}]")
+_GAP = f"(?:[{INVISIBLE}]|\\s)*"
+#: Values at least this long are also matched with gaps between letters and reversed (shorter ones
+#: would match ordinary text by accident).
+SPREAD_MIN = 6
+
+
+def visible(text: str) -> str:
+    """`text` without the characters that render as nothing."""
+    return _INVISIBLE.sub("", text)
+
+
+def _base64_cores(raw: bytes) -> set[str]:
+    """The base64 of `raw` wherever it sits in a longer value (`ada:` + secret in a Basic auth
+    header): at each of the three byte offsets, the characters that depend on `raw` alone."""
+    cores: set[str] = set()
+    bits = 8 * len(raw)
+    for shift in (0, 1, 2):
+        start, end = -(-8 * shift // 6), (8 * shift + bits) // 6
+        for encode in (base64.b64encode, base64.urlsafe_b64encode):
+            core = encode(b"\0" * shift + raw + b"\0\0").decode("ascii")[start:end]
+            if len(core) >= 8:
+                cores.add(core)
+    return cores
+
+
 def secret_forms(value: str) -> set[str]:
     """The forms a value takes in URLs, HTML, JSON and headers, each of which must be caught."""
     raw = value.encode("utf-8")
@@ -74,8 +108,22 @@ def secret_forms(value: str) -> set[str]:
     for encoded in (base64.b64encode(raw), base64.urlsafe_b64encode(raw)):
         text = encoded.decode("ascii")
         forms |= {text, text.rstrip("=")}
+    forms |= _base64_cores(raw)
+    if len(value) >= SPREAD_MIN:
+        forms.add(value[::-1])  # written backwards
     forms |= {_PERCENT.sub(lambda m: m.group(0).lower(), f) for f in forms}
     return {f for f in forms if f}
+
+
+def spread_forms(value: str) -> set[str]:
+    """The forms matched with invisible characters, spaces or line breaks between their letters."""
+    if len(value) < SPREAD_MIN:
+        return set()
+    return {value, value.upper(), value.lower(), value[::-1]}
+
+
+def _alternative(form: str, spread: bool) -> str:
+    return _GAP.join(re.escape(c) for c in form) if spread else re.escape(form)
 
 
 _URL_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@]+@")
@@ -107,8 +155,9 @@ class SecretRedactor:
         if not value or value in self._values:
             return
         self._values.add(value)
-        forms = sorted(set().union(*(secret_forms(v) for v in self._values)), key=len, reverse=True)
-        self._pattern = re.compile("|".join(re.escape(f) for f in forms))
+        spread = set().union(*(spread_forms(v) for v in self._values))
+        forms = sorted(set().union(spread, *(secret_forms(v) for v in self._values)), key=len, reverse=True)
+        self._pattern = re.compile("|".join(_alternative(f, f in spread) for f in forms))
 
     def text(self, value: str) -> str:
         return value if self._pattern is None else self._pattern.sub(REDACTED, value)
