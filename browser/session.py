@@ -3,7 +3,10 @@
 Tabs: every new page (popup, target=_blank, window.open) becomes the active tab; closing the active
 tab falls back to the most recent remaining one. Dialogs are answered by policy (dismissed unless
 `accept_dialogs`) and recorded. Requests pass through one context route that applies the URL
-policy and, with submit blocked, aborts state-changing methods.
+policy and, with submit blocked, aborts state-changing methods and requests carrying a typed value;
+under the task's no_submit it quarantines the page once a value is typed (browser/quarantine.py); and
+it holds what would change something until the executor's judge answers (browser/effect_hold.py).
+Closing runs no page script (no unload handler reaches the network).
 """
 
 from __future__ import annotations
@@ -97,7 +100,7 @@ class BrowserSession:
         self._guard_script: AsyncContextManager | None = None
         self._webrtc_off = False
         self.secret_typed = False  # a declared secret was typed in this session
-        self._refused_popups = 0  # refused first documents of tabs a page opened (_on_navigated)
+        self._refused_popups = 0  # refused first documents of tabs a page opened (see _adopt)
         self._playwright = playwright
         self._browser = browser
         self._closed = False
