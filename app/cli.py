@@ -35,6 +35,7 @@ from common.paths import data_dir
 from common.secrecy import live_secrets, scrub, scrub_data
 from executor.models import ApprovalPolicy, RunBundleV1
 from executor.observability import configure_json_logging
+from planner.model_words import time_line
 from planner.models import ExecutionPlan
 
 if TYPE_CHECKING:
@@ -170,6 +171,7 @@ def _describe_plan(plan: ExecutionPlan) -> str:
     lines = [f"plan {plan.plan_id}  mode {plan.mode}  status {plan.plan_status}"]
     if plan.reason_codes:
         lines.append("why: " + ", ".join(plan.reason_codes))
+    lines.append("time: " + time_line(plan))
     if plan.clarification_question:
         lines.append(f"question: {plan.clarification_question}")
     for step in plan.steps:
