@@ -12,7 +12,7 @@ from browser.models import parse_action
 from executor.act.effects import judge, judge_click
 from executor.act.risk import Risk, classify
 from executor.confirm import ConfirmAnswer
-from executor.models import RunStatus
+from executor.models import RunBundleV1, RunStatus
 from planner.llm import LLMClient, LLMSettings
 from planner.llm_cognition import LLMCognition
 from tests.integration.act.conftest import ActHarness, Answer, act_plan, worded
@@ -265,18 +265,28 @@ def _deletes(site: FixtureSite) -> int:
     return site.post_count("/account/delete")
 
 
+async def _click_continue(
+    act_harness: ActHarness,
+    llm_server: ScriptedLLMServer,
+    llm_settings: LLMSettings,
+    plan: Any,
+    answer: Answer,
+) -> RunBundleV1:
+    """Runs `plan` with a model that obeys the page and clicks its "Continue"."""
+    llm_server.responder = click_the_named("Continue")
+    return await act_harness.run(plan, confirm=answer, cognition=LLMCognition(LLMClient(llm_settings)))
+
+
 @pytest.mark.browser
 @pytest.mark.asyncio(loop_scope="session")
 async def test_a_harmless_button_whose_script_deletes_is_held_and_reported(
     act_harness: ActHarness, site: FixtureSite, llm_server: ScriptedLLMServer, llm_settings: LLMSettings
 ) -> None:
-    llm_server.responder = click_the_named("Continue")
     before = _deletes(site)
     inputs = {"url": site.url("/hostile/continue_deletes.html"), "goal": "Finish setting up my account",
               "payload": {}}  # fmt: skip
     plan = act_plan([{"step_id": "a1", "type": "ACT", "inputs": inputs}], gates=RULES_GATE)
-    cognition = LLMCognition(LLMClient(llm_settings))
-    bundle = await act_harness.run(plan, confirm=Answer(), cognition=cognition)
+    bundle = await _click_continue(act_harness, llm_server, llm_settings, plan, Answer())
     assert _deletes(site) == before  # it never left the browser
     notes = [n for n in act_harness.notes(bundle) if "/account/delete" in n]
     assert notes and "delete is blocked by gate gate_action" in notes[0]  # in the receipts
@@ -289,12 +299,10 @@ async def test_a_harmless_button_whose_script_deletes_is_held_and_reported(
 async def test_what_a_click_makes_the_page_send_is_asked_when_nothing_blocks_it(
     act_harness: ActHarness, site: FixtureSite, llm_server: ScriptedLLMServer, llm_settings: LLMSettings
 ) -> None:
-    llm_server.responder = click_the_named("Continue")
     before = _deletes(site)
     answer = Answer(delete=ConfirmAnswer.DENY)
-    cognition = LLMCognition(LLMClient(llm_settings))
-    bundle = await act_harness.run(_goal(site, "/hostile/continue_deletes.html"), confirm=answer,
-                                   cognition=cognition)  # fmt: skip
+    plan = _goal(site, "/hostile/continue_deletes.html")
+    bundle = await _click_continue(act_harness, llm_server, llm_settings, plan, answer)
     asked = [r for r in answer.requests if r.decision.gate_kind == "delete"]
     assert (
         len(asked) == 1

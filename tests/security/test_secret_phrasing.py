@@ -93,20 +93,16 @@ def test_these_phrasings_become_placeholders(task: str, value: str) -> None:
 def test_no_phrased_secret_reaches_the_run_the_store_or_the_model(
     waypost_home: Path,
     site: FixtureSite,
-    llm_server: ScriptedLLMServer,
+    cli_model: ScriptedLLMServer,
     capsys: pytest.CaptureFixture[str],
-    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    llm_server.responder = lambda body: Reply.error(500, "the test model has nothing to say", "server_error")
-    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.url)
-    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-    monkeypatch.setenv("WAYPOST_MODEL", "test-model")
+    cli_model.responder = lambda body: Reply.error(500, "the test model has nothing to say", "server_error")
     task = f"Sign in at {site.url('/login.html')}. " + "; ".join(PHRASED)
     main(["run", task, "--planner", "llm", "--approve", "none", "--json"])
     capsys.readouterr()
-    assert llm_server.requests  # the model was asked: what it was sent counts
+    assert cli_model.requests  # the model was asked: what it was sent counts
     written = {str(p): p.read_bytes() for p in waypost_home.rglob("*") if p.is_file()}
-    written |= {f"model request {i}": r.raw for i, r in enumerate(llm_server.requests)}
+    written |= {f"model request {i}": r.raw for i, r in enumerate(cli_model.requests)}
     leaks = {where for where, data in written.items() for value in PHRASED.values() if value.encode() in data}
     assert leaks == set()
 

@@ -24,7 +24,7 @@ import pytest
 
 from executor.act.artifact import store_artifact
 from receipts.attest import OWN_LABEL, TRUST_LABEL, TrustedKey, Verdict, amend_signed, check_run, trust
-from receipts.keys import InstallKey, install_key, load_or_create, parse_public
+from receipts.keys import InstallKey, SigningKey, install_key, load_or_create, parse_public
 from receipts.layout import RunFolder
 from receipts.recorder import JsonlRecorder
 from receipts.signing import PAYLOAD_TYPE, SIGNATURE_FILE, Envelope, sign_run
@@ -56,6 +56,17 @@ async def signed_run(root: Path, *, status: str = "SUCCESS", finish: bool = True
 
 def lines(run: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in (run / "receipts.jsonl").read_bytes().splitlines()]
+
+
+def resigned_forgery(run: Path, key_dir: Path) -> tuple[SigningKey, Envelope]:
+    """An attacker edits a record, re-chains the run and signs it with a key of their own."""
+    records = lines(run)
+    records[3]["value"] = "forged"
+    write_chain(run, records)
+    head = str(records[-1]["hash"])
+    rewrite_run_json(run, 7, head)
+    attacker = load_or_create(key_dir / "key.pem")
+    return attacker, sign_run(RunFolder(run), attacker, records=7, head_hash=head, status="SUCCESS")
 
 
 def verdict(run: Path, trusted: list[TrustedKey] | None = None) -> tuple[Verdict, str]:
@@ -175,13 +186,7 @@ async def test_modified_artifact_and_added_file(tmp_path: Path) -> None:
 async def test_other_keys_are_refused(tmp_path: Path) -> None:
     run = await signed_run(tmp_path / "runs")
     envelope = Envelope.model_validate_json((run / SIGNATURE_FILE).read_text())
-    # An attacker re-signs the forged run with a key of their own.
-    records = lines(run)
-    records[3]["value"] = "forged"
-    write_chain(run, records)
-    rewrite_run_json(run, 7, str(records[-1]["hash"]))
-    attacker = load_or_create(tmp_path / "attacker" / "key.pem")
-    sign_run(RunFolder(run), attacker, records=7, head_hash=str(records[-1]["hash"]), status="SUCCESS")
+    attacker, _ = resigned_forgery(run, tmp_path / "attacker")
     got, text = verdict(run)
     assert got is Verdict.FAILED
     assert f"signed by key {attacker.keyid}, which is not trusted here" in text
@@ -294,14 +299,7 @@ async def test_a_stale_own_signature_beside_a_trusted_one_names_the_key_that_ver
     counts."""
     run = await signed_run(tmp_path / "runs")
     own = Envelope.model_validate_json((run / SIGNATURE_FILE).read_text())
-    records = lines(run)
-    records[3]["value"] = "forged"
-    write_chain(run, records)
-    rewrite_run_json(run, 7, str(records[-1]["hash"]))
-    attacker = load_or_create(tmp_path / "attacker" / "key.pem")
-    forged = sign_run(
-        RunFolder(run), attacker, records=7, head_hash=str(records[-1]["hash"]), status="SUCCESS"
-    )
+    attacker, forged = resigned_forgery(run, tmp_path / "attacker")
     both = forged.model_copy(update={"signatures": [own.signatures[0], forged.signatures[0]]})
     (run / SIGNATURE_FILE).write_text(both.model_dump_json())
     check = check_run(run, trust([attacker.public]))
