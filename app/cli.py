@@ -18,14 +18,22 @@ from app.cli_errors import (
     check_display,
     describe_os_error,
     quiet_broken_pipe,
+    refuse_shared,
     usable_runs_dir,
 )
-from app.cli_secrets import SecretOptionError, add_secret_arguments, read_secrets
+from app.cli_secrets import (
+    SecretOptionError,
+    add_secret_arguments,
+    argv_warning,
+    missing_sentence,
+    read_secrets,
+)
 from app.cli_signals import Stop
 from app.hardening import owner_only_umask, tighten
 from app.settings import Settings, SettingsError, config_dir, load_settings
 from app.stopped import default_signals, signal_name
 from common.moments import reached
+from common.paths import data_dir
 from common.secrecy import live_secrets, scrub, scrub_data
 from executor.models import ApprovalPolicy, RunBundleV1
 from executor.observability import configure_json_logging
@@ -95,6 +103,7 @@ def _parser() -> argparse.ArgumentParser:
     resume.add_argument("run_id")
     resume.add_argument("--approve", choices=[p.value for p in ApprovalPolicy])
     resume.add_argument("--headed", action="store_true")
+    add_secret_arguments(resume)
     common(resume)
 
     receipts = sub.add_parser(
@@ -198,6 +207,8 @@ async def _cmd_plan(args: argparse.Namespace, settings: Settings) -> int:
     from executor.planning import plan_task
 
     result = await plan_task(args.task, llm=llm_settings(settings), url=args.url, planner=settings.planner)
+    if result.secrets:
+        print(argv_warning(result.secrets), file=sys.stderr)
     _emit(args, json.loads(result.plan.model_dump_json()), _describe_plan(result.plan))
     return 0
 
@@ -220,7 +231,10 @@ async def _cmd_run(args: argparse.Namespace, settings: Settings) -> int:
     if args.plan_file:
         plan = read_plan_file(args.plan_file)
     else:
-        plan = (await core.plan(args.task, url=args.url, planner=settings.planner)).plan
+        planned = await core.plan(args.task, url=args.url, planner=settings.planner)
+        plan = planned.plan
+        if planned.secrets and spoken is None:  # typed on the command line, where others can read it
+            print(argv_warning(planned.secrets), file=sys.stderr)
         if not args.json:
             print(scrub(_describe_plan(plan)), file=sys.stderr)
     try:
@@ -291,15 +305,27 @@ async def _cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
     core = build_core(settings)
     answers = {ApprovalPolicy.ALL: True, ApprovalPolicy.NONE: False}
     policy = ApprovalPolicy(args.approve) if args.approve else settings.approve
-    bundle = await core.resume(
-        args.run_id,
-        approve_pending=answers.get(policy),
-        safe_mode=settings.safe_mode,
-        approval_policy=policy,
-        events=None if args.json else ProgressPrinter(),
-        confirm=_confirm_handler(policy),
-    )
-    return await _finish_run(args, core, bundle)
+    try:
+        secrets = read_secrets(args.secret)
+    except SecretOptionError as exc:
+        raise BadInput(str(exc)) from exc
+    with live_secrets(secrets.values()):
+        try:
+            core.supply_secrets(args.run_id, secrets)  # in memory only: values are never stored
+        except ValueError as exc:  # a name the run never declared
+            raise BadInput(str(exc)) from exc
+        missing = core.missing_secrets(args.run_id)
+        if missing:
+            raise BadInput(missing_sentence(args.run_id, missing))
+        bundle = await core.resume(
+            args.run_id,
+            approve_pending=answers.get(policy),
+            safe_mode=settings.safe_mode,
+            approval_policy=policy,
+            events=None if args.json else ProgressPrinter(),
+            confirm=_confirm_handler(policy),
+        )
+        return await _finish_run(args, core, bundle)
 
 
 async def _cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
@@ -356,6 +382,7 @@ def _dispatch(args: argparse.Namespace) -> int:
     reached("settings.read")
     check_display(bool(getattr(args, "headed", False)))
     runs_dir = usable_runs_dir(Path(settings.runs_dir).expanduser())  # a folder, or exit 2 with why
+    refuse_shared([("runs folder", runs_dir), ("data folder", data_dir())])  # as ssh does
     tighten([runs_dir, config_dir()])
     configure_json_logging(path=str(runs_dir / "waypost.log"))  # JSON lines, correlated by run/step ids
     if args.command == "receipts":

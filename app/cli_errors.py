@@ -1,5 +1,6 @@
-"""Environment errors the CLI turns into one sentence and exit code 2: a runs folder it cannot use,
-no Chromium, --headed with no display, a folder it cannot write, a reader that closed the pipe.
+"""Environment errors the CLI turns into one sentence and exit code 2: a runs folder it cannot use
+(or one another user can write), no Chromium, --headed with no display, a folder it cannot write,
+a reader that closed the pipe.
 
 Each is the person's machine, not a bug: a traceback would hide the one thing to fix.
 """
@@ -8,7 +9,10 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterable
 from pathlib import Path
+
+from app.hardening import shared_folder
 
 EXIT_ENVIRONMENT = 2
 
@@ -32,6 +36,14 @@ def usable_runs_dir(runs_dir: Path) -> Path:
             "point WAYPOST_RUNS_DIR or --runs-dir at a folder you can write"
         )
     return runs_dir
+
+
+def refuse_shared(folders: Iterable[tuple[str, Path]]) -> None:
+    """An EnvironmentProblem when a folder Waypost writes in can be written by another user."""
+    for what, folder in folders:
+        why = shared_folder(folder, what)
+        if why is not None:
+            raise EnvironmentProblem(why)
 
 
 def check_display(headed: bool) -> None:

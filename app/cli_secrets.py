@@ -1,8 +1,9 @@
 """`--secret NAME` (asked for without echo) and `--secret NAME=env:VAR` (read from the environment).
 
 A secret never travels on the command line: argv is readable by every local user in /proc. A literal
-`NAME=value` is refused. The values fill the plan's `{{secret:NAME}}` placeholders (a plan file gets
-its values this way) and are held in memory by the run's vault only.
+`NAME=value` is refused, and a secret found in a task given on the command line is warned about.
+`run` and `resume` both take these options. The values fill the plan's `{{secret:NAME}}` placeholders
+(a plan file gets its values this way) and are held in memory by the run's vault only.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import argparse
 import getpass
 import os
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 
 from common.secrecy import NAME
 
@@ -29,6 +30,27 @@ def add_secret_arguments(parser: argparse.ArgumentParser) -> None:
         default=[],
         metavar="NAME[=env:VAR]",
         help="value for {{secret:NAME}}: asked for without echo, or read from environment variable VAR",
+    )
+
+
+def argv_warning(names: Iterable[str]) -> str:
+    """The warning for secrets found in a task given on the command line: other local users can
+    read a process's arguments (/proc/PID/cmdline) for as long as it runs."""
+    named = sorted(names)
+    first = named[0]
+    return (
+        f"waypost: warning: the task on the command line held a secret ({', '.join(named)}); other local "
+        "users can read a command line while it runs. Next time write {{secret:" + first + "}} in the task "
+        f"and pass --secret {first} (asked without echo) or --secret {first}=env:VAR"
+    )
+
+
+def missing_sentence(run_id: str, names: Iterable[str]) -> str:
+    named = sorted(names)
+    flags = " ".join(f"--secret {n}" for n in named)
+    return (
+        f"run {run_id} declared secret(s) {', '.join(named)}, which are never stored: give them again "
+        f"with {flags} (asked without echo, or NAME=env:VAR)"
     )
 
 

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from playwright.async_api import Locator, Page
+from playwright.async_api import ElementHandle, Locator, Page
 
 from browser.click_facts import javascript_refusal, read_facts
 from browser.matching import THRESHOLD, Purpose, normalise, similarity
@@ -73,7 +73,10 @@ async def navigate(session: BrowserSession, action: NavigateAction, limit_ms: fl
     if reason is not None:
         return ActionOutcome(kind="navigate", status=OutcomeStatus.BLOCKED, message=reason)
     nav_timeout = float(action.timeout_ms or session.navigation_timeout_ms)
-    response = await open_url(session.page, action.url, wait_until=action.wait_until, timeout_ms=nav_timeout)
+    with session.quarantine.own(action.url):  # Waypost's own navigation may leave a quarantine
+        response = await open_url(
+            session.page, action.url, wait_until=action.wait_until, timeout_ms=nav_timeout
+        )
     status = response.status if response is not None else None
     if status is not None and status >= 400:  # the server answered with an error page: not opened
         return ActionOutcome(
@@ -100,20 +103,30 @@ async def fill(session: BrowserSession, action: FillAction, limit_ms: float) -> 
         return _miss("fill", found)
     value = action.value
     if session.vault.has_placeholder(value):
-        facts = FieldFacts.model_validate(await found.locator.evaluate(_FIELD_FACTS))
-        refused = session.vault.refusal(value, session.page.url, facts)
+        # One element, in one document: if its frame navigates away after the check, the handle dies
+        # with the document and nothing is typed into whatever loaded there.
+        field = await found.locator.element_handle(timeout=limit_ms)
+        facts = FieldFacts.model_validate(await field.evaluate(_FIELD_FACTS))
+        refused = session.vault.refusal(value, await _frame_url(field), facts)
         if refused is not None:  # before any keystroke: the reason goes into the receipt
             return ActionOutcome(kind="fill", status=OutcomeStatus.BLOCKED, message=refused)
         value = session.vault.resolve(value)
-        session.typed.add(value)
-        await session.workers.hold()
+        await session.typed_in(value, secret=True)
         # Marked before typing so observations, DOM hashes and screenshots hide it from now on.
-        await found.locator.evaluate(f"e => e.setAttribute('{SENSITIVE_MARK}', '')")
-    elif not await found.locator.evaluate(IS_SEARCH_FIELD):
-        session.typed.add(value)  # a personal value: the request guard keeps it in the browser
-        await session.workers.hold()  # no_submit: the page's workers cannot carry it out (worker_guard)
+        await field.evaluate(f"e => e.setAttribute('{SENSITIVE_MARK}', '')")
+        await field.fill(value, timeout=limit_ms)
+        return ActionOutcome(kind="fill", status=OK, resolved=found.resolved)
+    if not await found.locator.evaluate(IS_SEARCH_FIELD):
+        await session.typed_in(value)  # a personal value: under no_submit it never leaves the browser
     await found.locator.fill(value, timeout=limit_ms)
     return ActionOutcome(kind="fill", status=OK, resolved=found.resolved)
+
+
+async def _frame_url(field: ElementHandle) -> str:
+    """The URL of the document the field is in, as the browser knows it (a frame of another origin
+    inside the declared page is that other origin): what a secret's binding is checked against."""
+    frame = await field.owner_frame()
+    return frame.url if frame is not None else ""
 
 
 async def select(session: BrowserSession, action: SelectAction, limit_ms: float) -> ActionOutcome:

@@ -65,6 +65,7 @@ async def perform(session: BrowserSession, action: Action) -> ActionOutcome:
     # Both read the page as the action left it and neither changes it: one round trip for the two.
     attempts, title = await asyncio.gather(_drain(session), _title(session))
     await session.workers.judged()  # a worker the action made the page start is reported with it
+    await session.effects.settled()  # so is a request it made the page send (browser/effect_hold.py)
     outcome = _apply_guards(session, outcome, guard_mark, attempts)
     return _finish(session, outcome, started, title)
 
@@ -79,7 +80,9 @@ def _apply_guards(
     an extract runs (the page's script sent it, after an earlier click: the guard event stays).
     """
     reasons = [f"submit blocked ({a})" for a in attempts]
-    reasons += [e.detail for e in session.guard_events[mark:] if e.kind == "submit" or e.navigation]
+    reasons += [
+        e.detail for e in session.guard_events[mark:] if e.kind in ("submit", "effect") or e.navigation
+    ]
     if outcome.kind in _PASSIVE:
         return outcome  # a refusal while only reading or waiting was caused by an earlier action
     if not reasons or outcome.status is OutcomeStatus.BLOCKED:

@@ -19,6 +19,7 @@ from browser.capture import capture
 from browser.click_facts import ClickFacts, probe
 from browser.deadline import BrowserLost, Deadlines
 from browser.dom_hash import dom_hash
+from browser.effect_hold import Concerns, EffectJudge
 from browser.models import (
     Action,
     ActionOutcome,
@@ -75,6 +76,13 @@ class AnswerAware(Protocol):
     """A driver that knows which form posts (and the like) still wait for the server's answer."""
 
     def unanswered(self) -> list[str]: ...
+
+
+@runtime_checkable
+class EffectAware(Protocol):
+    """A driver that holds the requests a page sends until a judge clears them (browser/effect_hold.py)."""
+
+    def hold_effects(self, concerns: Concerns | None, judge: EffectJudge | None) -> None: ...
 
 
 @runtime_checkable
@@ -159,6 +167,9 @@ class PlaywrightDriver:
 
     async def click_facts(self, target: Target) -> ClickFacts | None:
         return await self._call("reading what a click would do", lambda: probe(self.session, target))
+
+    def hold_effects(self, concerns: Concerns | None, judge: EffectJudge | None) -> None:
+        self.session.effects.install(concerns, judge)
 
     async def set_policy(self, policy: BrowserPolicy) -> None:
         await self._call("setting the guards", lambda: self.session.set_policy(policy))

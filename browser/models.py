@@ -339,9 +339,11 @@ class DialogEvent(Contract):
 
 
 class GuardEvent(Contract):
-    """Something a browser-layer guard refused: a URL (policy) or a form submission (no_submit)."""
+    """Something a browser-layer guard refused: a URL (policy), a form submission or typed value
+    (no_submit), a request that would change something which its action was not cleared for, or
+    anything a page sent while its network was quarantined (browser/quarantine.py)."""
 
-    kind: Literal["url", "submit"]
+    kind: Literal["url", "submit", "effect", "quarantine"]
     detail: str
     url: str
     navigation: bool = False  # a document load (a refused image or script does not block an action)

@@ -88,7 +88,8 @@ async def load_page(
     page: Page = await session.new_tab() if new_tab else session.page
     mark = len(session.guard_events)
     try:
-        response = await open_url(page, url, wait_until="load", timeout_ms=timeout)
+        with session.quarantine.own(url):  # Waypost's own navigation may leave a quarantine
+            response = await open_url(page, url, wait_until="load", timeout_ms=timeout)
         status = response.status if response is not None else None
         if status is not None and status >= 400:
             raise PageLoadError(f"HTTP {status} for {url}", url=url, retryable=status in _RETRYABLE_STATUS)

@@ -16,11 +16,17 @@ from common.secrecy import SecretRedactor
 #: Shorter values would match by accident ("a", "no"); they are still typed, never matched.
 MIN_LENGTH = 3
 
-#: True for a search field: type=search, role=searchbox, a search form or a query-like name.
-IS_SEARCH_FIELD = """e => (e.type || "").toLowerCase() === "search"
-  || (e.getAttribute("role") || "") === "searchbox"
-  || !!e.closest("[role=search]")
-  || /^(q|query|search|s|keywords?|term|search_query)$/i.test(e.getAttribute("name") || "")"""
+#: True for a search field: type=search, role=searchbox, a search form or a query-like name; never a
+#: field whose type or autocomplete says it holds personal data (an email field named `q` is not one).
+IS_SEARCH_FIELD = """e => {
+  const type = (e.type || "").toLowerCase();
+  const personal = ["email", "tel", "password", "url", "number", "date"].includes(type)
+    || !/^(|on|off)$/i.test((e.getAttribute("autocomplete") || "").trim());
+  return !personal && (type === "search"
+    || (e.getAttribute("role") || "") === "searchbox"
+    || !!e.closest("[role=search]")
+    || /^(q|query|search|s|keywords?|term|search_query)$/i.test(e.getAttribute("name") || ""));
+}"""
 
 
 #: Origin+path prefixes whose requests are measurement, not a leak: only the eval harness adds one
@@ -34,6 +40,11 @@ def allow_measurement(prefix: str) -> None:
 
 def end_measurement(prefix: str) -> None:
     _MEASUREMENT.discard(prefix)
+
+
+def measuring(url: str) -> bool:
+    """A request the eval harness's own measurement sends: no guard holds it."""
+    return any(url.startswith(prefix) for prefix in _MEASUREMENT)
 
 
 class TypedValues:
@@ -51,13 +62,15 @@ class TypedValues:
             self._matcher.add(value)
         self.any = True  # even a short value is typed: the worker guard holds the workers
 
-    def carried_by(self, url: str, body: bytes | None) -> str | None:
-        """Where a typed value sits in this request ("URL" or "body"), or None."""
-        if any(url.startswith(prefix) for prefix in _MEASUREMENT):
+    def carried_by(self, url: str, body: bytes | None, referer: str | None = None) -> str | None:
+        """Where a typed value sits in this request ("URL", "body" or "Referer"), or None: a page
+        that wrote the value into its own address (history.replaceState) sends it as the Referer."""
+        if measuring(url):
             return None
-        for text in (url, unquote(url), unquote_plus(url)):
-            if self._matcher.contains(text):
-                return "URL"
+        for where, address in (("URL", url), ("Referer", referer or "")):
+            for text in (address, unquote(address), unquote_plus(address)):
+                if text and self._matcher.contains(text):
+                    return where
         if body and self._matcher.contains(body.decode("utf-8", "replace")):
             return "body"
         return None

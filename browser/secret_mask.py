@@ -4,7 +4,9 @@ A page can display a declared secret (an account page showing its API key), or r
 (a script that turns the password field into type=text, or echoes it as text). Before each capture,
 browser/_secret_mask.js collects each frame's visible strings (text nodes, field values and
 placeholders); they are matched here, in Python, against the forms a page shows a value in (as
-typed, upper or lower case, base64), and the script then marks the matching elements with
+typed, upper or lower case, backwards, base64), after both sides are squeezed: characters that
+render as nothing, spaces and line breaks removed, so an echo spelled with zero-width joiners between
+its letters is still found; the script then marks the matching elements with
 `data-waypost-secret` (a secret split over inline elements marks the innermost element holding it).
 The capture's mask selector includes that marker, so Playwright's deterministic masked screenshot
 (animations stopped, caret hidden) covers them. The marker is one of Waypost's own attributes, which
@@ -27,6 +29,8 @@ from typing import Any
 
 from playwright.async_api import Error, Frame, Page
 
+from common.secrecy import spread_forms, visible
+
 SECRET_MARK = "data-waypost-secret"
 _SCRIPT = Path(__file__).with_name("_secret_mask.js").read_text(encoding="utf-8")
 #: Shorter values would mark ordinary text; the recorder refuses to declare them anyway.
@@ -34,18 +38,26 @@ MIN_LENGTH = 3
 
 
 def shown_forms(values: Iterable[str]) -> list[str]:
-    """The forms in which a page displays a value: as typed, upper or lower case, base64."""
+    """The forms in which a page displays a value: as typed, upper or lower case, backwards, base64;
+    squeezed (`squeezed`) as the page's strings are before they are compared."""
     forms: set[str] = set()
     for value in values:
         if len(value) < MIN_LENGTH:
             continue
         b64 = base64.b64encode(value.encode("utf-8")).decode("ascii")
-        forms |= {value, value.upper(), value.lower(), b64, b64.rstrip("=")}
-    return sorted(forms, key=len, reverse=True)
+        forms |= {value, value.upper(), value.lower(), b64, b64.rstrip("=")} | spread_forms(value)
+    return sorted({squeezed(f) for f in forms} - {""}, key=len, reverse=True)
+
+
+def squeezed(text: str) -> str:
+    """Text as it reads on screen, for matching: no characters that render as nothing (a secret
+    spelled with zero-width joiners between its letters still reads as the secret), no spaces or
+    line breaks (one split over lines still does)."""
+    return "".join(visible(text).split())
 
 
 def _matches(strings: Any, pattern: re.Pattern[str]) -> list[int]:
-    return [i for i, s in enumerate(strings) if isinstance(s, str) and pattern.search(s)]
+    return [i for i, s in enumerate(strings) if isinstance(s, str) and pattern.search(squeezed(s))]
 
 
 def _innermost(data: Any, pattern: re.Pattern[str]) -> list[int]:
@@ -53,7 +65,7 @@ def _innermost(data: Any, pattern: re.Pattern[str]) -> list[int]:
     texts: list[str] = data["texts"]
     holders = [
         (i, span) for i, span in enumerate(data["spans"])
-        if span and pattern.search("".join(texts[span[0] : span[1] + 1]))
+        if span and pattern.search(squeezed("".join(texts[span[0] : span[1] + 1])))
     ]  # fmt: skip
     spans = [span for _, span in holders]
     inner = [(i, s) for i, s in holders if not any(o != s and s[0] <= o[0] and o[1] <= s[1] for o in spans)]
@@ -67,7 +79,8 @@ async def _mark_frame(frame: Frame, pattern: re.Pattern[str]) -> int:
         texts = _matches(data["texts"], pattern)
     except (json.JSONDecodeError, TypeError, KeyError) as exc:  # a page that broke JSON.stringify
         raise Error(f"the page's strings could not be read: {exc}") from exc
-    elements = [] if texts or not pattern.search("".join(data["texts"])) else _innermost(data, pattern)
+    whole = squeezed("".join(data["texts"]))
+    elements = [] if texts or not pattern.search(whole) else _innermost(data, pattern)
     chosen = {"texts": texts, "fields": _matches(data["fields"], pattern), "elements": elements}
     if not any(chosen.values()):
         return 0

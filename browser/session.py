@@ -3,7 +3,10 @@
 Tabs: every new page (popup, target=_blank, window.open) becomes the active tab; closing the active
 tab falls back to the most recent remaining one. Dialogs are answered by policy (dismissed unless
 `accept_dialogs`) and recorded. Requests pass through one context route that applies the URL
-policy and, with submit blocked, aborts state-changing methods.
+policy and, with submit blocked, aborts state-changing methods and requests carrying a typed value;
+under the task's no_submit it quarantines the page once a value is typed (browser/quarantine.py); and
+it holds what would change something until the executor's judge answers (browser/effect_hold.py).
+Closing runs no page script (no unload handler reaches the network).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from playwright.async_api import (
     BrowserContext,
     Dialog,
     Error,
+    Frame,
     Page,
     Playwright,
     Request,
@@ -30,11 +34,13 @@ from playwright.async_api import (
 )
 
 from browser import local_network
+from browser.effect_hold import EffectHold, SentRequest
 from browser.hop_guard import watch_hops
 from browser.launch import launch
 from browser.models import BrowserPolicy, DialogEvent, GuardEvent, LaunchOptions
 from browser.network_policy import PrivateNetworkGuard
-from browser.request_guard import TypedValues
+from browser.quarantine import NO_WEBRTC, REFUSED, Quarantine, silence
+from browser.request_guard import TypedValues, measuring
 from browser.scratch import new_scratch
 from browser.secrets import SecretVault
 from browser.socket_guard import SocketGuard
@@ -81,14 +87,23 @@ class BrowserSession:
         #: Form posts and the like still waiting for the server's answer (browser/unanswered.py).
         self.unanswered = Unanswered(self.vault.redact)
         self.typed = TypedValues()
+        self.quarantine = Quarantine()  # no_submit and a typed value: nothing the page sends leaves
         self.sockets = SocketGuard(
-            self.typed, lambda: self.policy.submit_blocked, self.guard_events.append, self.vault.redact
+            self.typed,
+            lambda: self.policy.submit_blocked,
+            self.guard_events.append,
+            self.vault.redact,
+            quarantined=lambda: self.quarantine.on,
         )
         self.workers = WorkerGuard(
             lambda: self.policy.submit_blocked, self.guard_events.append, self.vault.redact
         )
+        self.effects = EffectHold()  # requests that would change something wait for the executor's judge
         self._pages: list[Page] = []
         self._guard_script: AsyncContextManager | None = None
+        self._webrtc_off = False
+        self.secret_typed = False  # a declared secret was typed in this session
+        self._refused_popups = 0  # refused first documents of tabs a page opened (see _adopt)
         self._playwright = playwright
         self._browser = browser
         self._closed = False
@@ -147,6 +162,8 @@ class BrowserSession:
         self.context.set_default_navigation_timeout(self.navigation_timeout_ms)
         if self.policy.submit_blocked:
             self._guard_script = await self.context.add_init_script(INIT_SCRIPT)
+        if self.policy.no_submit:
+            await self._webrtc_offline()
         await self.context.route("**/*", self._route)
         await self._watch_hops()  # redirect hops never pass the route above
         self.context.on("requestfailed", self._on_failed)  # Chromium's own check (local_network.py)
@@ -176,10 +193,30 @@ class BrowserSession:
             guard, self._guard_script = self._guard_script, None
             await guard.close()
             await self._in_frames(OFF_SCRIPT)
-        if not policy.submit_blocked:
+        if policy.no_submit:
+            await self._webrtc_offline()
+            if self.typed.any:  # a value typed in an earlier step: nothing may leave from now on
+                self.quarantine.start()
+        if not policy.submit_blocked and not self.quarantine.on:
             await self.workers.release()
         elif self.typed.any:  # values typed in an earlier step must not leave through a worker now
             await self.workers.hold()
+
+    async def typed_in(self, value: str, *, secret: bool = False) -> None:
+        """A personal value (not a search query) is about to enter a page: the guards learn it, and
+        under no_submit the page's network is quarantined and its workers held (browser/quarantine.py).
+        After a secret, no page picture goes to a model (browser/thumbnail.py)."""
+        self.secret_typed = self.secret_typed or secret
+        self.typed.add(value)
+        if self.policy.no_submit:
+            self.quarantine.start()
+        await self.workers.hold()
+
+    async def _webrtc_offline(self) -> None:
+        if not self._webrtc_off:
+            self._webrtc_off = True
+            await self.context.add_init_script(NO_WEBRTC)
+            await self._in_frames(f"() => {NO_WEBRTC.strip().rstrip(';')}")
 
     async def _in_frames(self, script: str) -> None:
         for page in self._pages:
@@ -220,6 +257,12 @@ class BrowserSession:
     def _adopt(self, page: Page) -> None:
         if page in self._pages:
             return
+        if self._refused_popups and page.url.startswith("chrome-error:"):
+            # A tab a page opened whose first document was refused: Playwright announces it once it
+            # shows the refusal. Kept, it would become the active tab and hide its opener: closed.
+            self._refused_popups -= 1
+            self.workers.spawn(_close_quietly(page))
+            return
         self._pages.append(page)
         self.workers.watch_later(self.context, page)  # workers never pass the routes: see worker_guard
         page.on("dialog", self._on_dialog)
@@ -237,20 +280,28 @@ class BrowserSession:
         request = route.request
         reason = self.url_policy.check(request.url)
         reason = reason or self.network.refusal(request.url, from_url=_source(route))
-        kind: Literal["url", "submit"] = "url"
+        kind: Literal["url", "submit", "effect", "quarantine"] = "url"
         if reason is None and self.policy.submit_blocked and is_unsafe_method(request.method):
             reason = f"{request.method} blocked: no form submission leaves the page (no_submit)"
             kind = "submit"
         if reason is None and self.policy.submit_blocked:
-            where = self.typed.carried_by(request.url, request.post_data_buffer)
+            referer = request.headers.get("referer")
+            where = self.typed.carried_by(request.url, request.post_data_buffer, referer)
             if where is not None:
                 reason = (
                     f"{request.resource_type} request blocked: its {where} carries a typed value (no_submit)"
                 )
                 kind = "submit"
+        navigation = request.is_navigation_request()
+        if reason is None and not measuring(request.url) and self.quarantine.refuses(request.url, navigation):
+            reason, kind = f"{request.resource_type} {REFUSED}", "quarantine"
+        if reason is None and not measuring(request.url) and self.effects.holds(request.method, request.url):
+            sent = SentRequest(request.method, request.url, request.resource_type, navigation)
+            reason = await self.effects.verdict(sent)  # held here, before it leaves, until judged
+            kind = "effect"
         try:
             if reason is None:
-                self.network.passed(request.url, navigation=request.is_navigation_request())
+                self.network.passed(request.url, navigation=navigation)
                 await route.continue_()
                 return
             redact = self.vault.redact
@@ -258,10 +309,12 @@ class BrowserSession:
                 kind=kind,
                 detail=redact(reason),
                 url=redact(request.url),
-                navigation=request.is_navigation_request(),
+                navigation=navigation,
             )
             self.guard_events.append(event)
             await route.abort("blockedbyclient")
+            if kind != "url" and navigation and _frame_of(request) is None:
+                self._refused_popups += 1  # a tab the page is opening: closed when announced (_adopt)
         except Error:
             return  # the page or context closed while the request was in flight
 
@@ -306,6 +359,8 @@ class BrowserSession:
         if self._closed:
             return
         self._closed = True
+        with contextlib.suppress(Error):  # no page script runs while its page closes (quarantine.py)
+            await silence(self.context, self._pages)
         await self.workers.close()
         with contextlib.suppress(Error):  # already gone with its browser
             await self.context.close()
@@ -336,6 +391,19 @@ class BrowserSession:
         for folder in (self._tmp, self._scratch):
             if folder is not None:
                 folder.cleanup()
+
+
+def _frame_of(request: Request) -> Frame | None:
+    """The request's frame; None for the first document of a tab a page is opening (no frame yet)."""
+    try:
+        return request.frame
+    except Error:
+        return None
+
+
+async def _close_quietly(page: Page) -> None:
+    with contextlib.suppress(Error):
+        await page.close()
 
 
 def _source(route: Route) -> str:

@@ -12,6 +12,7 @@ connects; each is reported as a guard event. Without no_submit every message pas
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Literal
 
 from playwright.async_api import BrowserContext, Error, WebSocketRoute
 
@@ -31,9 +32,12 @@ class SocketGuard:
         blocking: Callable[[], bool],
         report: Callable[[GuardEvent], None],
         redact: Callable[[str], str],
+        *,
+        quarantined: Callable[[], bool] = lambda: False,
     ) -> None:
         self._typed = typed
         self._blocking = blocking
+        self._quarantined = quarantined
         self._report = report
         self._redact = redact
 
@@ -41,8 +45,10 @@ class SocketGuard:
         await context.route_web_socket(lambda _url: True, self._on_socket)
 
     async def _on_socket(self, ws: WebSocketRoute) -> None:
-        if self._blocking() and self._typed.carried_by(ws.url, None) is not None:
-            self._refuse(ws.url, "WebSocket connection blocked: its URL carries a typed value (no_submit)")
+        carries = self._blocking() and self._typed.carried_by(ws.url, None) is not None
+        if carries or self._quarantined():
+            why = "its URL carries a typed value" if carries else "the page's network is quarantined"
+            self._refuse(ws.url, f"WebSocket connection blocked: {why} (no_submit)", carries)
             try:
                 await ws.close(code=POLICY_VIOLATION, reason="blocked by Waypost")
             except Error:
@@ -55,12 +61,18 @@ class SocketGuard:
         if self._blocking():
             body = message.encode("utf-8") if isinstance(message, str) else message
             if self._typed.carried_by("", body) is not None:
-                self._refuse(ws.url, "WebSocket message blocked: it carries a typed value (no_submit)")
+                self._refuse(ws.url, "WebSocket message blocked: it carries a typed value (no_submit)", True)
                 return
+        if self._quarantined():
+            self._refuse(
+                ws.url, "WebSocket message blocked: the page's network is quarantined (no_submit)", False
+            )
+            return
         try:
             server.send(message)
         except Error:
             return  # the socket closed while the message was on its way
 
-    def _refuse(self, url: str, detail: str) -> None:
-        self._report(GuardEvent(kind="submit", detail=detail, url=self._redact(url)))
+    def _refuse(self, url: str, detail: str, carries: bool) -> None:
+        kind: Literal["submit", "quarantine"] = "submit" if carries else "quarantine"
+        self._report(GuardEvent(kind=kind, detail=detail, url=self._redact(url)))

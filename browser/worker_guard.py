@@ -173,6 +173,11 @@ class WorkerGuard:
             await asyncio.gather(*pending, return_exceptions=True)
 
     async def close(self) -> None:
+        """Stops following. A held worker is terminated first: closing its page detaches our session,
+        which would resume it, and it would send what it holds as the run ends (measured)."""
+        for target in [t for link in self._links for t in link.all() if t.held]:
+            with contextlib.suppress(Error):  # gone already: it sends nothing
+                await target.send("Runtime.terminateExecution")  # answered only once it resumes
         tasks = [*self._tasks, *self._idle]
         for task in tasks:
             task.cancel()

@@ -5,7 +5,9 @@ checkpoints and receipts carry only that placeholder. The value lives in a Secre
 of one process and is resolved only at the moment the browser driver types it. Anything that leaves
 the browser, or is written to disk, passes through the vault's redactor, which knows the forms a
 value takes on its way into a URL, a page, JSON or an HTTP header: plain, percent- and
-form-encoded, HTML-escaped, JSON-escaped and base64. Nothing here writes a value anywhere; a run
+form-encoded, HTML-escaped, JSON-escaped, base64 (also inside a longer base64 value, as in a Basic
+auth header of `user:secret`), reversed, and with invisible characters, spaces or line breaks
+between its letters. Nothing here writes a value anywhere; a run
 resumed in another process gets its values supplied again (docs/architecture.md, "Secrets").
 """
 
@@ -13,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import html
+import itertools
 import json
 import re
 import weakref
@@ -55,6 +58,38 @@ def placeholder_names(text: str) -> list[str]:
     return PLACEHOLDER.findall(text)
 
 
+#: Characters that render as nothing: a page (or a model obeying one) can put them between a secret's
+#: letters and still show it, so matching ignores them (with line breaks and spaces) between letters.
+INVISIBLE = (
+    "\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180e"
+    "\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u206f\ufeff"
+)
+_INVISIBLE = re.compile(f"[{INVISIBLE}]")
+_GAP = f"(?:[{INVISIBLE}]|\\s)*"
+#: Values at least this long are also matched with gaps between letters and reversed (shorter ones
+#: would match ordinary text by accident).
+SPREAD_MIN = 6
+
+
+def visible(text: str) -> str:
+    """`text` without the characters that render as nothing."""
+    return _INVISIBLE.sub("", text)
+
+
+def _base64_cores(raw: bytes) -> set[str]:
+    """The base64 of `raw` wherever it sits in a longer value (`ada:` + secret in a Basic auth
+    header): at each of the three byte offsets, the characters that depend on `raw` alone."""
+    cores: set[str] = set()
+    bits = 8 * len(raw)
+    for shift in (0, 1, 2):
+        start, end = -(-8 * shift // 6), (8 * shift + bits) // 6
+        for encode in (base64.b64encode, base64.urlsafe_b64encode):
+            core = encode(b"\0" * shift + raw + b"\0\0").decode("ascii")[start:end]
+            if len(core) >= 8:
+                cores.add(core)
+    return cores
+
+
 def secret_forms(value: str) -> set[str]:
     """The forms a value takes in URLs, HTML, JSON and headers, each of which must be caught."""
     raw = value.encode("utf-8")
@@ -73,8 +108,22 @@ def secret_forms(value: str) -> set[str]:
     for encoded in (base64.b64encode(raw), base64.urlsafe_b64encode(raw)):
         text = encoded.decode("ascii")
         forms |= {text, text.rstrip("=")}
+    forms |= _base64_cores(raw)
+    if len(value) >= SPREAD_MIN:
+        forms.add(value[::-1])  # written backwards
     forms |= {_PERCENT.sub(lambda m: m.group(0).lower(), f) for f in forms}
     return {f for f in forms if f}
+
+
+def spread_forms(value: str) -> set[str]:
+    """The forms matched with invisible characters, spaces or line breaks between their letters."""
+    if len(value) < SPREAD_MIN:
+        return set()
+    return {value, value.upper(), value.lower(), value[::-1]}
+
+
+def _alternative(form: str, spread: bool) -> str:
+    return _GAP.join(re.escape(c) for c in form) if spread else re.escape(form)
 
 
 _URL_USERINFO = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s@]+@")
@@ -106,8 +155,9 @@ class SecretRedactor:
         if not value or value in self._values:
             return
         self._values.add(value)
-        forms = sorted(set().union(*(secret_forms(v) for v in self._values)), key=len, reverse=True)
-        self._pattern = re.compile("|".join(re.escape(f) for f in forms))
+        spread = set().union(*(spread_forms(v) for v in self._values))
+        forms = sorted(set().union(spread, *(secret_forms(v) for v in self._values)), key=len, reverse=True)
+        self._pattern = re.compile("|".join(_alternative(f, f in spread) for f in forms))
 
     def text(self, value: str) -> str:
         return value if self._pattern is None else self._pattern.sub(REDACTED, value)
@@ -171,11 +221,30 @@ def live_secrets(values: Iterable[str]) -> Iterator[SecretRedactor]:
         _LIVE.discard(redactor)
 
 
-#: Words in a field's type, autocomplete, name, id or label that make it a place for a secret.
-_SECRET_FIELD = re.compile(
-    r"(?i)pass(?:word|wd|code|phrase)?|\bpwd?\b|\bpin\b|otp|one-time|secret|token|api.?key|\bcvc|\bcvv"
-    r"|cc-(?:number|csc)|card.?number"
-)
+#: Words in a field's autocomplete, name, id or label that make it a place for a secret: whole words
+#: ("Passenger name" and "Carbon footprint note" are not password or OTP fields), or word pairs.
+_SECRET_WORDS = frozenset({
+    "password", "passwd", "pwd", "pw", "pass", "passcode", "passphrase", "pin", "otp", "totp", "secret",
+    "token", "apikey", "cvc", "cvv", "cvv2", "csc",
+})  # fmt: skip
+_SECRET_PAIRS = frozenset({
+    ("one", "time"), ("api", "key"), ("card", "number"), ("cc", "number"), ("cc", "csc"),
+    ("security", "code"), ("verification", "code"), ("access", "code"),
+})  # fmt: skip
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])")
+
+
+def _words(text: str) -> list[str]:
+    """Lower-case words of a label or an attribute: `newPassword`, `pass_word-2`, `PIN code`."""
+    return re.findall(r"[a-z0-9]+", _CAMEL.sub(" ", text).lower())
+
+
+def says_secret(text: str) -> bool:
+    """Whether the words of `text` name a place for a secret (password, PIN, one-time code...)."""
+    words = _words(text)
+    return any(w in _SECRET_WORDS for w in words) or any(
+        p in _SECRET_PAIRS for p in itertools.pairwise(words)
+    )
 
 
 class FieldFacts(BaseModel):
@@ -191,7 +260,7 @@ class FieldFacts(BaseModel):
     def secret_like(self) -> bool:
         if self.input_type.lower() == "password":
             return True
-        return any(_SECRET_FIELD.search(t) for t in (self.autocomplete, self.name, self.id, self.label))
+        return any(says_secret(t) for t in (self.autocomplete, self.name, self.id, self.label))
 
     def named(self, names: Iterable[str]) -> bool:
         mine = {_norm(t) for t in (self.name, self.id, self.label) if t}
@@ -249,11 +318,15 @@ class SecretVault:
 
     def bind(self, name: str, *, origins: Iterable[str] = (), fields: Iterable[str] = ()) -> None:
         """Binds a secret to the origins the task declared and the fields the person named; a bound
-        secret with no origin is typed nowhere."""
-        binding = self.bindings.setdefault(name, SecretBinding())
-        binding.bound = True
-        binding.origins |= {o for o in (origin_of(u) for u in origins) if o}
-        binding.fields |= set(fields)
+        secret with no origin is typed nowhere. A later binding only narrows: what it adds is
+        dropped, so no revision of a plan can widen where a secret may go."""
+        wanted = {o for o in (origin_of(u) for u in origins) if o}
+        binding = self.bindings.get(name)
+        if binding is None or not binding.bound:
+            self.bindings[name] = SecretBinding(origins=wanted, fields=set(fields), bound=True)
+            return
+        binding.origins &= wanted
+        binding.fields &= set(fields)
 
     def refusal(self, text: str, page_url: str, facts: FieldFacts) -> str | None:
         """Why the placeholders in `text` may not be typed into this field, or None; asked before

@@ -32,6 +32,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel, ValidationError
 
 from common.scrubbed_sqlite import scrubbed_db
+from executor import store_schema
 from executor.models import (
     Approval,
     BudgetStateV1,
@@ -141,6 +142,7 @@ class CheckpointStore:
                             self._conn.execute(statement)
                     self._conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
             self._conn.execute(INDEXES)
+            self._conn.execute(store_schema.APPROVED_PLANS)
 
     @contextmanager
     def _guard(self) -> Iterator[None]:
@@ -227,7 +229,9 @@ class CheckpointStore:
                 (run_id, plan.plan_id, plan.trace_id, task, mode, RUNNING,
                  BudgetStateV1().model_dump_json(), run_dir, now, now),
             )  # fmt: skip
-            conn.execute("INSERT INTO plans (run_id, data) VALUES (?, ?)", (run_id, plan.model_dump_json()))
+            data = plan.model_dump_json()
+            conn.execute("INSERT INTO plans (run_id, data) VALUES (?, ?)", (run_id, data))
+            conn.execute("INSERT INTO approved_plans (run_id, data) VALUES (?, ?)", (run_id, data))
 
     def save_step(
         self,
@@ -381,6 +385,15 @@ class CheckpointStore:
         if not rows:
             raise self._unknown(run_id)
         return self._load_json(ExecutionPlan, rows[0], f"plan of {run_id}")
+
+    def load_approved_plan(self, run_id: str) -> ExecutionPlan | None:
+        """The plan the run opened with (never replaced by a replan); for a run stored before this
+        was kept, its plan if no replan replaced it, else None."""
+        rows = self._rows("SELECT data FROM approved_plans WHERE run_id = ?", (run_id,))
+        if rows:
+            return self._load_json(ExecutionPlan, rows[0], f"approved plan of {run_id}")
+        plan = self.load_plan(run_id)
+        return plan if plan.version == 1 else None
 
     # --- approvals ---------------------------------------------------------------------------------
 

@@ -106,8 +106,10 @@ class RunConductor:
             task = plan.task.user_query if plan.task else ""
             if self.resources_factory is not None and run_dir is not None:
                 state.resources = self.resources_factory(run_id, Path(run_dir))
-                bind_plan(state.resources.vault, plan)  # where each secret may go, before any page
-                state.resources.policy = for_task(state.resources.policy, plan_urls(plan))
+                approved = plan if checkpoint is None else self.store.load_approved_plan(run_id)
+                bind_plan(state.resources.vault, approved)  # where each secret may go, before any page
+                urls = plan_urls(approved) if approved is not None else []
+                state.resources.policy = for_task(state.resources.policy, urls)
             resources = state.resources
             journal = RunJournal(run_id, self.store, views(self.store, self.events, resources))
             resumed = checkpoint is not None

@@ -7,6 +7,7 @@ An approval covers exactly one (run, gate, step). The only broader form is the
 from __future__ import annotations
 
 from executor.models import Approval, ExecMode, GateDecisionV1, GateVerdict
+from planner.gates import task_floor
 from planner.models import ExecutionPlan, GateKind, Step
 
 #: Gate kinds that clarify/fallback mode refuses outright instead of asking (docs/architecture.md).
@@ -52,8 +53,8 @@ class Gatekeeper:
         self.run_id = run_id
         self.safe_mode = safe_mode
         self.exec_mode = exec_mode
-        no_submit = plan.task is not None and plan.task.constraints.no_submit
-        self._always_blocked = ["submit"] if no_submit else []
+        # From the task, not the plan's gates: a plan may add blocked actions, never remove these.
+        self._always_blocked = task_floor(plan.task)
 
     def decide(self, step: Step, approvals: ApprovalBook) -> tuple[GateDecisionV1, Approval | None]:
         """The verdict, and the approval it rests on when an approval decided it."""

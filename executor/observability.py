@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextvars
 import json
 import logging
+import os
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
@@ -65,13 +66,24 @@ class JsonFormatter(logging.Formatter):
         return scrub(self._redact(text) if self._redact is not None else text)
 
 
+class OwnLogFile(logging.FileHandler):
+    """The log file, opened without following a symlink: one planted where the log goes cannot make
+    Waypost append into another file (the open fails instead, and says so)."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path, encoding="utf-8", delay=True)
+        self.stream = self._open()
+
+    def _open(self) -> Any:
+        flags = os.O_WRONLY | os.O_APPEND | os.O_CREAT | getattr(os, "O_NOFOLLOW", 0)
+        return os.fdopen(os.open(self.baseFilename, flags, 0o600), "a", encoding="utf-8")
+
+
 def configure_json_logging(
     level: int = logging.INFO, stream: Any = None, redact: Any = None, *, path: str | None = None
 ) -> None:
     """Sends the `waypost` logger's records, as JSON lines, to a file at `path` or to `stream`."""
-    handler: logging.Handler = (
-        logging.FileHandler(path, encoding="utf-8") if path is not None else logging.StreamHandler(stream)
-    )
+    handler: logging.Handler = OwnLogFile(path) if path is not None else logging.StreamHandler(stream)
     handler.setFormatter(JsonFormatter(redact))
     log.handlers[:] = [handler]
     log.setLevel(level)

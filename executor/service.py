@@ -13,6 +13,7 @@ from pathlib import Path
 from pydantic import SecretStr
 
 from browser.models import LaunchOptions
+from common.secrecy import placeholder_names
 from executor.checkpoint_store import CheckpointStore, RunSummary
 from executor.conductor import RunConductor
 from executor.confirm import ConfirmHandler
@@ -177,13 +178,12 @@ class AgentCore:
         stored, so a run planned in an earlier session needs them again before it types them)."""
         plan = self.store.load_plan(run_id)
         held = self._secrets.get(plan.plan_id, {})
-        return sorted({ref.name for ref in (plan.task.secrets if plan.task else [])} - set(held))
+        return sorted(_declared(plan) - set(held))
 
     def supply_secrets(self, run_id: str, secrets: Mapping[str, str]) -> None:
         """Gives a run its declared secrets again, in memory only (the window asks for them)."""
         plan = self.store.load_plan(run_id)
-        declared = {ref.name for ref in (plan.task.secrets if plan.task else [])}
-        unknown = sorted(set(secrets) - declared)
+        unknown = sorted(set(secrets) - _declared(plan))
         if unknown:
             raise UndeclaredSecret(f"run {run_id!r} declared no secret named {', '.join(unknown)}")
         held = self._secrets.setdefault(plan.plan_id, {})
@@ -217,3 +217,10 @@ class AgentCore:
 
     def _replanner(self) -> LLMReplanner | None:
         return LLMReplanner(self.llm) if self.llm is not None and self.llm.configured else None
+
+
+def _declared(plan: ExecutionPlan) -> set[str]:
+    """The secrets a run needs: those its task declared and any placeholder its plan holds (a plan
+    file names its secrets only as placeholders)."""
+    named = {ref.name for ref in (plan.task.secrets if plan.task else [])}
+    return named | set(placeholder_names(plan.model_dump_json()))

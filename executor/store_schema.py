@@ -44,6 +44,11 @@ STEPS_SQL = """SELECT s.data FROM (
 EVIDENCE_SQL = "SELECT data FROM evidence WHERE run_id = ? AND seq <= ? ORDER BY seq, rowid"
 #: Added to files of either schema on open (IF NOT EXISTS): it changes no data, only how loads read.
 INDEXES = "CREATE INDEX IF NOT EXISTS evidence_by_seq ON evidence (run_id, seq)"
+#: Added to files of either schema on open, like INDEXES: the plan as the run first opened with it
+#: (the one the person approved). A replan replaces `plans.data`, never this row, so a resumed run
+#: binds its secrets from what was approved (docs/architecture.md, "Security model").
+APPROVED_PLANS = """CREATE TABLE IF NOT EXISTS approved_plans (
+    run_id TEXT PRIMARY KEY REFERENCES runs (run_id) ON DELETE CASCADE, data TEXT NOT NULL)"""
 #: Schema 1 kept one row per step, rewritten in place, and whole snapshots in checkpoints.
 MIGRATE_1_TO_2 = """
 ALTER TABLE step_runs RENAME TO step_runs_v1;

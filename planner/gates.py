@@ -6,7 +6,9 @@ The base list blocks every irreversible action the task did not ask for; `no_sub
 
 from __future__ import annotations
 
+from planner._text import Text
 from planner.models import GateKind, PolicyGate, TaskSpecV1
+from planner.signals import read_flags
 
 #: Actions the browser layer refuses unless a gate allows them (order kept stable for goldens).
 IRREVERSIBLE_ACTIONS: tuple[str, ...] = ("submit", "purchase", "delete")
@@ -47,6 +49,27 @@ def blocked_for(kind: GateKind, spec: TaskSpecV1) -> list[str]:
     blocked = [a for a in IRREVERSIBLE_ACTIONS if a not in allowed]
     if spec.constraints.no_submit and kind is not GateKind.LOGIN and "submit" not in blocked:
         blocked.insert(0, "submit")
+    return blocked
+
+
+def no_submit(task: TaskSpecV1 | None) -> bool:
+    """ "Don't submit" holds when the task's constraints say so or its own words do: a plan that
+    sets `no_submit: false` over a task saying "don't submit" cannot switch it off."""
+    if task is None:
+        return False
+    return task.constraints.no_submit or read_flags(Text(task.user_query)).no_submit
+
+
+def task_floor(task: TaskSpecV1 | None) -> list[str]:
+    """What stays blocked on every gate of a run whatever the plan's gates say: a delete or a purchase
+    the task's words never asked for, and "submit" under no_submit. Computed from the task, never read
+    from a gate, so a plan (a file, a model's draft) can add blocked actions but never remove these."""
+    flags = read_flags(Text(task.user_query)) if task is not None else None
+    blocked = ["submit"] if no_submit(task) else []
+    if flags is None or not flags.payment:
+        blocked.append("purchase")
+    if flags is None or not flags.delete:
+        blocked.append("delete")
     return blocked
 
 

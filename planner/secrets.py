@@ -15,8 +15,15 @@ from pydantic import SecretStr
 from common.secrecy import SecretVault, is_placeholder
 from planner.models import ExecutionPlan, SecretRef, secret_placeholder
 
-_SEP = r"(?P<sep>\s*(?:\bis\b|=|:|\blà\b|\bla\b)?)\s*"
-_VALUE = r"(?P<value>\"[^\"]+\"|'[^']+'|[^\s,;()]+)"
+#: Words between a secret's name and its value ("is now", "is set to", "is:", "là"), any number of them.
+_SEP = r"(?P<sep>(?:\s*(?:\b(?:is|are|was|now|still|set\s+to|changed\s+to)\b|=|:|\blà\b|\bla\b))*)\s*"
+#: What may qualify the name first: "PIN code", "password for ada", "password (case-sensitive)",
+#: "password below".
+_QUALIFIER = (
+    r"(?:\s+(?:code|number|below|above|here|for\s+(?!(?:my|the|your|our|this|that|a|an)\b)[\w.@+-]+)"
+    r"|\s*\([^()\n]{1,40}\))*"
+)
+_VALUE = r"(?P<value>\"[^\"]+\"|'[^']+'|(?![:=])[^\s,;()]+)"
 
 #: (secret name, kind, pattern); the named group `value` is what gets replaced.
 _PATTERNS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
@@ -36,7 +43,7 @@ _PATTERNS: tuple[tuple[str, str, re.Pattern[str]], ...] = (
         "password",
         re.compile(
             r"(?i)(?<![\w{:-])(?:password|passwd|passphrase|passcode|pwd|pw|pass|pin|secret"
-            rf"|mật\s*khẩu|mat\s*khau|mk)(?![\w-]){_SEP}{_VALUE}"
+            rf"|mật\s*khẩu|mat\s*khau|mk)(?![\w-]){_QUALIFIER}{_SEP}{_VALUE}"
         ),
     ),
     (
@@ -165,12 +172,14 @@ def plan_urls(plan: ExecutionPlan) -> list[str]:
     return urls
 
 
-def bind_plan(vault: SecretVault, plan: ExecutionPlan) -> None:
+def bind_plan(vault: SecretVault, plan: ExecutionPlan | None) -> None:
     """Binds every declared secret to the plan's own origins and to the payload keys the person's
-    task gave it. Called once when a run opens, from the plan as made before any page was read, so
-    nothing a page says (a replan, a model obeying page text) can widen where a secret may go."""
-    urls = plan_urls(plan)
-    payload = plan.task.payload if plan.task is not None else {}
+    task gave it. Called when a run opens, with the plan as the person approved it (a resumed run
+    passes the approved plan the store kept, never a replan's), so nothing a page says (a replan, a
+    model obeying page text) can widen where a secret may go. None (no approved plan is known)
+    binds every secret to nowhere: it is typed into no field."""
+    urls = plan_urls(plan) if plan is not None else []
+    payload = plan.task.payload if plan is not None and plan.task is not None else {}
     for name in vault.names:
         named = [k for k, v in payload.items() if secret_placeholder(name) in v]
         vault.bind(name, origins=urls, fields=named)

@@ -190,14 +190,13 @@ def _open(result: RunCheck, envelope: Envelope, trusted: Sequence[TrustedKey]) -
         )
         return None
     try:
-        payload = envelope.payload_bytes()
-        valid = any(
-            by_id[s.keyid].key.verifies(base64.b64decode(s.sig, validate=True), pae(PAYLOAD_TYPE, payload))
-            for s in known
-        )
-    except (binascii.Error, ValueError):
-        valid = False
-    if not valid or envelope.payloadType != PAYLOAD_TYPE:
+        signed = pae(PAYLOAD_TYPE, envelope.payload_bytes())
+    except ValueError:
+        signed = b""
+    # The key named is the one whose signature verified: a stale signature carrying this install's
+    # keyid beside a valid one by another key must not read "signed by ... (this install's key)".
+    verified = next((s for s in known if signed and _verifies(by_id[s.keyid].key, s.sig, signed)), None)
+    if verified is None or envelope.payloadType != PAYLOAD_TYPE:
         _fail(
             result,
             Verdict.FAILED,
@@ -205,12 +204,19 @@ def _open(result: RunCheck, envelope: Envelope, trusted: Sequence[TrustedKey]) -
             "the signed head was altered, or another key signed it",
         )
         return None
-    result.key_label = by_id[result.keyid].label
+    result.keyid, result.key_label = verified.keyid, by_id[verified.keyid].label
     try:
         return open_statement(envelope)
     except SignatureFileError as exc:
         _fail(result, Verdict.FAILED, f"{exc}.")
         return None
+
+
+def _verifies(key: PublicKey, sig: str, signed: bytes) -> bool:
+    try:
+        return key.verifies(base64.b64decode(sig, validate=True), signed)
+    except (binascii.Error, ValueError):
+        return False
 
 
 def _matches_head(result: RunCheck, folder: RunFolder, statement: Statement) -> bool:

@@ -22,8 +22,8 @@ from typing import Any
 
 from pydantic import BaseModel
 
-from common.bounded_read import RUN_JSON_BYTES, read_text
 from receipts.errors import RunFolderError
+from receipts.regular import NotRegular, read_regular
 
 RUN_JSON = "run.json"
 RECEIPTS_JSONL = "receipts.jsonl"
@@ -125,9 +125,9 @@ class RunFolder:
 
     def read_run_json(self) -> dict[str, Any]:
         """run.json as a dict, or {} when absent or unreadable (a report must still render)."""
-        try:
-            data = json.loads(read_text(self.run_json, RUN_JSON_BYTES, what="run.json"))
-        except (OSError, ValueError):
+        try:  # a regular file only: a FIFO or a symlink to a device must not hang a reader
+            data = json.loads(read_regular(self.run_json, RUN_JSON).decode("utf-8"))
+        except (OSError, ValueError, NotRegular):
             return {}
         return data if isinstance(data, dict) else {}
 

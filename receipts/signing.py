@@ -13,7 +13,6 @@ envelope) and the envelope are the only files left out.
 from __future__ import annotations
 
 import base64
-import hashlib
 import json
 import os
 from collections.abc import Iterator, Mapping
@@ -23,11 +22,11 @@ from typing import TYPE_CHECKING, Final, Literal, Protocol
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from common.bounded_read import NOTE_BYTES, FileTooLarge, read_bytes
 from common.contracts import utc_now
 from receipts.errors import ReceiptsError
 from receipts.layout import REPORT_HTML, RunFolder, write_atomic
 from receipts.models import Sha256
+from receipts.regular import NotRegular, read_regular, sha256_regular
 
 if TYPE_CHECKING:
     from receipts.keys import SigningKey
@@ -102,14 +101,6 @@ def pae(payload_type: str, payload: bytes) -> bytes:
     return b"DSSEv1 %d %s %d %s" % (len(kind), kind, len(payload), payload)
 
 
-def _sha256(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 16), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
-
 def _walk(root: Path) -> Iterator[tuple[str, Path]]:
     """(relative POSIX path, path) of every entry below root, symlinks not followed, sorted."""
     for folder, dirs, files in os.walk(root, followlinks=False):
@@ -133,10 +124,10 @@ def manifest(root: Path, known: Mapping[str, str] | None = None) -> tuple[dict[s
     files: dict[str, str] = {}
     odd: list[str] = []
     for rel, path in _walk(root):
-        if path.is_symlink() or not path.is_file():
+        try:
+            files[rel] = known.get(rel) or sha256_regular(path, rel)
+        except (NotRegular, OSError):  # a symlink, FIFO or device (or gone): never read, never signed
             odd.append(rel)
-        else:
-            files[rel] = known.get(rel) or _sha256(path)
     return files, odd
 
 
@@ -179,10 +170,10 @@ def sign_run(folder: RunFolder, key: SigningKey, *, records: int, head_hash: str
 def read_envelope(folder: RunFolder) -> Envelope | None:
     """The run's envelope, None when the run was never signed; SignatureFileError when unreadable."""
     try:
-        data = read_bytes(folder.root / SIGNATURE_FILE, NOTE_BYTES, what="signature file")
+        data = read_regular(folder.root / SIGNATURE_FILE, SIGNATURE_FILE)
     except FileNotFoundError:
         return None
-    except FileTooLarge as exc:
+    except NotRegular as exc:
         raise SignatureFileError(str(exc)) from exc
     try:
         return Envelope.model_validate_json(data)

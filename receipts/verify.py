@@ -7,7 +7,6 @@ verifies, so `ok` stays true.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -16,11 +15,11 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
-from common.bounded_read import RECEIPTS_BYTES, FileTooLarge, read_bytes
 from receipts.chain import compute_hash
 from receipts.errors import RunFolderError
-from receipts.layout import RunFolder
+from receipts.layout import RECEIPTS_JSONL, RunFolder
 from receipts.models import GENESIS_HASH, RECORD_ADAPTER, Record, RunEndRecord, file_refs
+from receipts.regular import NotRegular, read_regular, sha256_regular
 
 
 class Problem(StrEnum):
@@ -36,7 +35,7 @@ class Problem(StrEnum):
     ALTERED_FILE = "altered_file"  # that file's sha256 differs from the record
     TAIL_MISSING = "tail_missing"  # run.json's receipt names a later head than the file has
     NO_RECEIPTS = "no_receipts"  # receipts.jsonl is absent
-    TOO_LARGE = "too_large"  # receipts.jsonl holds more than any run writes (common/bounded_read.py)
+    NOT_REGULAR = "not_regular"  # a file to read is a symlink, FIFO, device or too large: never read
 
 
 @dataclass(frozen=True, slots=True)
@@ -117,11 +116,8 @@ def _lines(data: bytes) -> Iterator[tuple[int, int, bytes, bool]]:
 
 
 def sha256_file(path: Path) -> str:
-    digest = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 16), b""):
-            digest.update(block)
-    return digest.hexdigest()
+    """The sha256 of a regular file (receipts/regular.py: a symlink, FIFO or device is refused)."""
+    return sha256_regular(path)
 
 
 def verify(run_dir: Path | str, *, check_files: bool = True) -> VerifyReport:
@@ -129,14 +125,14 @@ def verify(run_dir: Path | str, *, check_files: bool = True) -> VerifyReport:
     folder = RunFolder(Path(run_dir))
     report = VerifyReport(run_dir=folder.root)
     try:
-        data = read_bytes(folder.receipts, RECEIPTS_BYTES, what="receipts file")
+        data = read_regular(folder.receipts, RECEIPTS_JSONL)
     except FileNotFoundError:
         report.ok = False
         report.first_bad = BadRecord(0, None, Problem.NO_RECEIPTS, f"{folder.receipts} does not exist")
         return report
-    except FileTooLarge as exc:
+    except NotRegular as exc:
         report.ok = False
-        report.first_bad = BadRecord(0, None, Problem.TOO_LARGE, str(exc))
+        report.first_bad = BadRecord(0, None, Problem.NOT_REGULAR, str(exc))
         return report
     parsed: list[tuple[int, int, dict[str, object] | None, bool]] = []
     for number, offset, raw, terminated in _lines(data):
@@ -230,8 +226,13 @@ def _check_files(
 ) -> bool:
     for ref in file_refs(record):
         try:
-            actual = digests.get(ref.path) or sha256_file(folder.resolve(ref.path))
+            folder.resolve(ref.path)  # never outside the run folder
+            actual = digests.get(ref.path) or sha256_regular(folder.root / ref.path, ref.path)
             digests[ref.path] = actual  # a reused before-shot is hashed once
+        except NotRegular as exc:
+            report.ok = False
+            report.first_bad = BadRecord(line, record.seq, Problem.NOT_REGULAR, str(exc))
+            return False
         except (FileNotFoundError, RunFolderError):
             report.ok = False
             report.first_bad = BadRecord(line, record.seq, Problem.MISSING_FILE, f"{ref.path} is missing")

@@ -21,6 +21,7 @@ from browser.models import (
     Target,
     parse_action,
 )
+from executor.act.aftermath import FollowUps, one_at_a_time
 from executor.act.clearance import ActionClearance, describe, step_gate_ref
 from executor.act.fsm import LoopFSM, LoopState
 from executor.act.guards import ActStopped, LoopGuard, LoopLimits
@@ -75,7 +76,7 @@ class ActLoop:
         self.progress = progress
         self.limits = limits or LoopLimits()
         self.cognition = cognition
-        self.ask = ask
+        self.ask = one_at_a_time(ask)  # an action's question and a held request's never overlap
         self.fsm = LoopFSM()
         self.guard = LoopGuard(self.limits)
         self._refused_keys: set[tuple[str, str]] = set()
@@ -87,11 +88,13 @@ class ActLoop:
             progress=progress,
             fsm=self.fsm,
             limits=self.limits,
-            ask=ask,
+            ask=self.ask,
             safe_mode=safe_mode,
             home=home,
             start_url=spec.url,
         )
+        #: Judges what the page sends in answer to each action (executor/act/aftermath.py).
+        self.followups = FollowUps(env=env, gate=gate, progress=progress, ask=self.ask)
 
     # --- the two drivers of the loop ---------------------------------------------------------
 
@@ -215,6 +218,7 @@ class ActLoop:
             if gate_ref is None:
                 self._refused_keys.add(key)
                 return None
+        self.followups.acting(action, risk)
         performed: Performed | None = None
         for attempt in range(self.limits.max_retries + 1):
             performed = await perform(self.env, action, gate_ref, before)
@@ -300,6 +304,7 @@ class ActLoop:
         )
         for data in [{"kind": "navigate", "url": url}, *self.progress.inputs]:
             before = await capture_before(self.env)
+            self.followups.acting(parse_action(data), None)
             await perform(self.env, parse_action(data), step_gate_ref(self.gate), before, journaled=False)
 
     async def _note_fallback(self, decision: CognitionDecision) -> None:

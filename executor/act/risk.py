@@ -54,6 +54,13 @@ _HREF_WORDS: tuple[tuple[Risk, tuple[str, ...]], ...] = (
     (Risk.LOGIN, ("login", "signin")),
 )
 
+#: Words in a request's path that make even a GET change something: deleting, cancelling, paying.
+_EFFECT_WORDS: tuple[tuple[Risk, tuple[str, ...]], ...] = (
+    (Risk.PAYMENT, ("pay", "checkout")),
+    (Risk.DELETE, ("delete", "remove", "destroy", "cancel", "unsubscribe")),
+)
+_CHANGING_METHODS = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
 #: Gate kinds (planner GateKind values) and the risks an approval of that kind covers.
 COVERED_BY_GATE: dict[str, frozenset[Risk]] = {
     "login": frozenset({Risk.LOGIN}),
@@ -100,6 +107,19 @@ def href_risk(href: str) -> Risk | None:
         if any(w in path.split() for w in words):
             return risk
     return None
+
+
+def request_risk(method: str, url: str) -> Risk | None:
+    """What a request a page sends would do (None: it only reads): a POST/PUT/PATCH/DELETE is at
+    least a submit, and its path's words say more; a GET changes something when its path reads as
+    delete, cancel or pay (/account/delete?confirm=yes)."""
+    words = fold(urlsplit(url.strip()).path).split()
+    for risk, named in _EFFECT_WORDS:
+        if any(w in words for w in named):
+            return risk
+    if method.upper() not in _CHANGING_METHODS:
+        return None
+    return Risk.DELETE if method.upper() == "DELETE" else (href_risk(url) or Risk.SUBMIT)
 
 
 def element_for(target: Target | None, observation: Observation | None) -> ElementInfo | None:

@@ -13,12 +13,13 @@ import shutil
 from pathlib import Path
 from typing import Any
 
-from browser.driver import PolicyAware
-from browser.models import BrowserPolicy
+from browser.driver import BrowserDriver, PolicyAware
+from browser.models import BrowserPolicy, GuardEvent
 from browser.thumbnail import driver_thumbnail
 from browser.worker_guard import UNCHECKED
 from common.secrecy import has_placeholder
 from executor.act import report
+from executor.act.aftermath import judging
 from executor.act.effects import home_origins
 from executor.act.guards import ActStopped, LoopLimits
 from executor.act.hints import HintedCognition
@@ -34,6 +35,7 @@ from executor.memory import MemoryStore, site_of
 from executor.tool_engine import ToolCallEngine
 from executor.tools import ToolContext, ToolOutput
 from planner.cognition import Cognition, RuleCognition
+from planner.gates import no_submit
 from planner.models import Step
 from planner.page_view import showing
 from planner.secrets import plan_urls
@@ -43,10 +45,25 @@ from receipts.interface import Recorder
 _STABLE_FAILURES = {"loop_detected", "consecutive_failures", "max_actions", "no_progress"}
 
 
-def step_policy(base: BrowserPolicy, blocked_actions: list[str]) -> BrowserPolicy:
-    """The run's browser policy narrowed by the step's gate: its blocked actions join the run's."""
+def step_policy(base: BrowserPolicy, blocked_actions: list[str], *, no_submit: bool = False) -> BrowserPolicy:
+    """The run's browser policy narrowed by the step's gate: its blocked actions join the run's, and
+    the task's "don't submit" quarantines the page once a value is typed (browser/quarantine.py)."""
     merged = list(dict.fromkeys([*base.blocked_actions, *blocked_actions]))
-    return base.model_copy(update={"blocked_actions": merged})
+    return base.model_copy(update={"blocked_actions": merged, "no_submit": base.no_submit or no_submit})
+
+
+async def _guarded(driver: BrowserDriver, policy: BrowserPolicy) -> BrowserPolicy:
+    """Puts the browser under the step's policy (a driver without guards of its own is left as is)."""
+    if isinstance(driver, PolicyAware):
+        await driver.set_policy(policy)
+    return policy
+
+
+def quarantined(events: list[GuardEvent]) -> list[dict[str, str]]:
+    """What a quarantined page tried to send (browser/quarantine.py), once per address: named in the
+    step's answer, which says exactly what was refused."""
+    seen = dict.fromkeys(e.url for e in events if e.kind == "quarantine")
+    return [{"action": f"the page sent {url}", "risk": "quarantine", "why": "quarantined"} for url in seen]
 
 
 def settle_download(item: dict[str, Any], run_dir: Path) -> dict[str, Any]:
@@ -88,8 +105,8 @@ class ActRunner:
         spec = loop_spec(step, ctx)
         driver = await resources.driver()
         recorder = await resources.recorder()
-        if isinstance(driver, PolicyAware):
-            await driver.set_policy(step_policy(resources.policy, ctx.blocked_actions))
+        policy = await _guarded(driver, step_policy(resources.policy, ctx.blocked_actions,
+                                                    no_submit=no_submit(ctx.plan.task)))  # fmt: skip
         progress = StepProgress.from_outputs(dict(ctx.step_outputs.get(step.step_id, {})))
         guard_mark = len(driver.guard_events)  # this step's refusals: those after the mark
         env = ActEnv(
@@ -112,8 +129,8 @@ class ActRunner:
             safe_mode=ctx.runtime.safe_mode, home=home,
             in_flight=Intent.from_outputs(dict(ctx.step_outputs.get(step.step_id, {}))),
         )  # fmt: skip
-        try:
-            with showing(lambda: driver_thumbnail(driver)):  # a picture for models that take images
+        try:  # a picture for models that take images; what the page sends waits for the step's judge
+            with showing(lambda: driver_thumbnail(driver)), judging(driver, loop.followups):
                 result = await loop.run()
         except ActStopped as stop:
             self._remember_failure(ctx.run_id, progress, stop)
@@ -126,7 +143,7 @@ class ActRunner:
             failure = await goal_failure(driver, spec.goal, spec.payload, progress, result.summary)
             if failure is not None:
                 raise ActStopped(f"goal not met: {failure}", code="goal_not_met", outputs=loop.outputs())
-        policy = step_policy(resources.policy, ctx.blocked_actions)
+        progress.refused += quarantined(driver.guard_events[guard_mark:])
         answer = report.describe(
             progress, goal_summary=result.summary, submit_blocked=policy.submit_blocked,
             blocked_actions=policy.blocked_actions, redactor=resources.redactor,

@@ -64,3 +64,39 @@ async def test_doctor_says_when_no_keyring_keeps_the_api_key(
     assert "s3cr3t-pw" not in text
     (keyring,) = [c for c in checks if c.name == "keyring"]
     assert "not kept" in keyring.detail
+
+
+# Found: in a runs folder another local user could write, a planted symlink made waypost.log append
+# into another file (one of the person's own, say). A shared runs or data folder is refused first.
+
+
+@pytest.mark.parametrize("shared", ["runs", "data"])
+def test_a_folder_other_users_can_write_is_refused(
+    waypost_home: Path, capsys: pytest.CaptureFixture[str], shared: str
+) -> None:
+    victim = waypost_home / "victim.txt"
+    victim.write_text("mine\n")
+    runs = waypost_home / "runs"
+    folder = runs if shared == "runs" else waypost_home / "data"  # the data folder keeps the receipt key
+    runs.mkdir(mode=0o700)
+    folder.mkdir(exist_ok=True)
+    folder.chmod(0o777)  # as another user left it, or a group shares it
+    if shared == "runs":
+        (runs / "waypost.log").symlink_to(victim)  # what the other user planted
+    code = main(["plan", "open the pricing page", "--runs-dir", str(runs), "--json"])
+    out, err = capsys.readouterr()
+    assert code == 2 and out == ""
+    assert f"{shared} folder" in err and "can be written by other users" in err and "chmod go-w" in err
+    assert victim.read_text() == "mine\n"
+
+
+def test_the_log_never_follows_a_symlink(waypost_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Even in the person's own folder: a symlink where the log goes is not written through."""
+    victim = waypost_home / "victim.txt"
+    victim.write_text("mine\n")
+    runs = waypost_home / "runs"
+    runs.mkdir(mode=0o700)
+    (runs / "waypost.log").symlink_to(victim)
+    code = main(["plan", "open the pricing page", "--runs-dir", str(runs), "--json"])
+    capsys.readouterr()
+    assert code == 2 and victim.read_text() == "mine\n"

@@ -7,12 +7,14 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 import pytest
 from pydantic import ValidationError
 
 from app.cli import main
 from planner.models import Step, StepFamily
+from tests.support.site import FixtureSite
 
 
 def run_cli(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
@@ -94,3 +96,60 @@ def test_exported_report_carries_a_strict_csp(waypost_home: Path, capsys: pytest
     html = Path(json.loads(out)["report"]).read_text(encoding="utf-8")
     assert code == 0 and "Content-Security-Policy" in html and "default-src 'none'" in html
     assert "<script" not in html.lower()
+
+
+# --- plan fields that tried to switch safety off ----------------------------------------------------
+# Found: a gate with `"blocked_actions": []` let a click POST to /account/remove-now and GET
+# /account/delete?confirm=yes under `--approve all`; `task.constraints.no_submit: false` over a task
+# saying "don't submit" let a typed value out. What stays blocked is computed from the task's words.
+
+
+def _run_plan_file(
+    home: Path, site: FixtureSite, query: str, actions: list[dict[str, Any]], page: str
+) -> int:
+    plan = {
+        "mode": "B",
+        "task": {"user_query": query, "constraints": {"no_submit": False}},
+        "policy_gates": [{"gate_id": "open", "kind": "action", "blocked_actions": []}],
+        "steps": [{"step_id": "a1", "type": "ACT", "policy_gate_id": "open",
+                   "inputs": {"url": site.url(page), "actions": actions}}],
+    }  # fmt: skip
+    path = home / "plan.json"
+    path.write_text(json.dumps(plan))
+    return main(["run", "--plan", str(path), "--approve", "all", "--json"])
+
+
+def _removals(site: FixtureSite, mark: int) -> list[str]:
+    gets = [g for g in site.get_requests()[mark:] if g.startswith("/account/")]
+    return gets + ["POST /account/remove-now"] * site.post_count("/account/remove-now")
+
+
+@pytest.mark.browser
+def test_an_empty_blocked_list_does_not_let_a_delete_through(
+    waypost_home: Path, site: FixtureSite, capsys: pytest.CaptureFixture[str]
+) -> None:
+    site.clear_posts()
+    mark = len(site.get_requests())
+    click = [{"kind": "click", "target": {"role": "button", "name": "Continue"}}]
+    _run_plan_file(waypost_home, site, "finish setting up my account", click, "/hostile/continue_form.html")
+    link = [{"kind": "click", "target": {"text": "Finish"}}]
+    _run_plan_file(waypost_home, site, "finish setting up my account", link, "/hostile/delete_link.html")
+    out = capsys.readouterr().out
+    assert _removals(site, mark) == []
+    assert "delete is blocked by gate open" in out
+
+
+@pytest.mark.browser
+def test_no_submit_false_over_a_task_saying_dont_submit_still_keeps_values_in(
+    waypost_home: Path, site: FixtureSite, capsys: pytest.CaptureFixture[str]
+) -> None:
+    email = "ada.lovelace.7731@example.org"
+    mark = len(site.get_requests())
+    actions = [
+        {"kind": "fill", "target": {"label": "Email"}, "value": email},
+        {"kind": "click", "target": {"text": "Share"}},
+    ]
+    _run_plan_file(waypost_home, site, "fill in my email, don't submit", actions, "/hostile/beacon.html")
+    capsys.readouterr()
+    leaked = [g for g in site.get_requests()[mark:] if "7731" in g or "YWRh" in g]
+    assert leaked == []

@@ -12,10 +12,10 @@ from browser.models import parse_action
 from executor.act.effects import judge, judge_click
 from executor.act.risk import Risk, classify
 from executor.confirm import ConfirmAnswer
-from executor.models import RunStatus
+from executor.models import RunBundleV1, RunStatus
 from planner.llm import LLMClient, LLMSettings
 from planner.llm_cognition import LLMCognition
-from tests.integration.act.conftest import ActHarness, Answer, act_plan
+from tests.integration.act.conftest import ActHarness, Answer, act_plan, worded
 from tests.integration.act.test_model import act, done, index_of, page_of
 from tests.support.llm_server import Reply, ScriptedLLMServer
 from tests.support.site import FixtureSite
@@ -53,7 +53,12 @@ def click_the_named(name: str) -> Any:
 
 def _goal(site: FixtureSite, page: str, goal: str = "Finish setting up my account") -> Any:
     inputs = {"url": site.url(page), "goal": goal, "payload": {}}
-    return act_plan([{"step_id": "a1", "type": "ACT", "inputs": inputs}], gates=OPEN_GATE)
+    return _asking_to_delete(act_plan([{"step_id": "a1", "type": "ACT", "inputs": inputs}], gates=OPEN_GATE))
+
+
+def _asking_to_delete(plan: Any) -> Any:
+    """A task whose words ask for a deletion: a delete is then asked about, not refused outright."""
+    return worded(plan, "delete my old drafts, then finish setting up")
 
 
 def _removals(site: FixtureSite) -> int:
@@ -238,7 +243,7 @@ async def test_enter_in_a_field_whose_form_removes_the_account_asks_naming_the_r
         {"kind": "press", "key": "Enter", "target": {"label": "Display name"}},
     ]
     inputs = {"url": site.url("/hostile/enter_removes.html"), "actions": actions}
-    plan = act_plan([{"step_id": "a1", "type": "ACT", "inputs": inputs}], gates=OPEN_GATE)
+    plan = _asking_to_delete(act_plan([{"step_id": "a1", "type": "ACT", "inputs": inputs}], gates=OPEN_GATE))
     answer = Answer(delete=ConfirmAnswer.DENY)  # a plain submit would be approved
     bundle = await act_harness.run(plan, confirm=answer)
     asked = [r for r in answer.requests if r.decision.gate_kind == "delete"]
@@ -246,3 +251,63 @@ async def test_enter_in_a_field_whose_form_removes_the_account_asks_naming_the_r
     (press,) = [r for r in act_harness.actions(bundle) if r.action["kind"] == "press"]
     assert press.outcome.status == "blocked"
     assert _removals(site) == before
+
+
+# --- what follows a click ----------------------------------------------------------------------------
+# Found: a `type=button` "Continue" whose handler (added from script) runs
+# `fetch('/account/delete', {method: 'POST'})`: the POST landed, the run said SUCCESS and nothing was in
+# the receipts, while the gate listed "delete" as blocked. What the page sends in answer is held.
+
+RULES_GATE = [{"gate_id": "gate_action", "kind": "action", "blocked_actions": ["purchase", "delete"]}]
+
+
+def _deletes(site: FixtureSite) -> int:
+    return site.post_count("/account/delete")
+
+
+async def _click_continue(
+    act_harness: ActHarness,
+    llm_server: ScriptedLLMServer,
+    llm_settings: LLMSettings,
+    plan: Any,
+    answer: Answer,
+) -> RunBundleV1:
+    """Runs `plan` with a model that obeys the page and clicks its "Continue"."""
+    llm_server.responder = click_the_named("Continue")
+    return await act_harness.run(plan, confirm=answer, cognition=LLMCognition(LLMClient(llm_settings)))
+
+
+@pytest.mark.browser
+@pytest.mark.asyncio(loop_scope="session")
+async def test_a_harmless_button_whose_script_deletes_is_held_and_reported(
+    act_harness: ActHarness, site: FixtureSite, llm_server: ScriptedLLMServer, llm_settings: LLMSettings
+) -> None:
+    before = _deletes(site)
+    inputs = {"url": site.url("/hostile/continue_deletes.html"), "goal": "Finish setting up my account",
+              "payload": {}}  # fmt: skip
+    plan = act_plan([{"step_id": "a1", "type": "ACT", "inputs": inputs}], gates=RULES_GATE)
+    bundle = await _click_continue(act_harness, llm_server, llm_settings, plan, Answer())
+    assert _deletes(site) == before  # it never left the browser
+    notes = [n for n in act_harness.notes(bundle) if "/account/delete" in n]
+    assert notes and "delete is blocked by gate gate_action" in notes[0]  # in the receipts
+    refused = bundle.step_runs[0].outputs["refused"]
+    assert any(r["risk"] == "delete" and "/account/delete" in r["action"] for r in refused)  # in the answer
+
+
+@pytest.mark.browser
+@pytest.mark.asyncio(loop_scope="session")
+async def test_what_a_click_makes_the_page_send_is_asked_when_nothing_blocks_it(
+    act_harness: ActHarness, site: FixtureSite, llm_server: ScriptedLLMServer, llm_settings: LLMSettings
+) -> None:
+    before = _deletes(site)
+    answer = Answer(delete=ConfirmAnswer.DENY)
+    plan = _goal(site, "/hostile/continue_deletes.html")
+    bundle = await _click_continue(act_harness, llm_server, llm_settings, plan, answer)
+    asked = [r for r in answer.requests if r.decision.gate_kind == "delete"]
+    assert (
+        len(asked) == 1
+        and "POST" in asked[0].decision.reason
+        and "/account/delete" in asked[0].decision.reason
+    )
+    assert _deletes(site) == before
+    assert any("declined by user" in n for n in act_harness.notes(bundle))

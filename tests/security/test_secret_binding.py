@@ -102,3 +102,70 @@ async def test_memory_never_replays_a_secret_into_a_remembered_field() -> None:
     observation = Observation(url="http://127.0.0.1/x", title="x", elements=[note])
     decision = await hinted.decide("log in", {"password": "{{secret:site_password}}"}, observation, [])
     assert decision.decision == "noop" and inner.payloads == [{"password": "{{secret:site_password}}"}]
+
+
+async def test_secret_is_refused_in_a_frame_of_another_origin(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    """Found: the declared page embeds a frame from another origin with a password field; the rule
+    cognition alone typed the secret there and that origin received it (the check read the top
+    page's URL). The field's own frame is what counts."""
+    act_harness.secrets = {"site_password": SECRET}
+    with FixtureSite() as other:
+        page = site.url("/hostile/framed_login.html?frame=" + other.url("/hostile/frame_password.html"))
+        inputs = {
+            "url": page,
+            "goal": "Sign in to my account",
+            "payload": {"password": "{{secret:site_password}}"},
+        }
+        plan = act_plan([{"step_id": "a1", "type": "ACT", "inputs": inputs}], gates=OPEN_GATE)
+        bundle = await act_harness.run(plan, confirm=Answer())
+        assert any(g.startswith("/hostile/frame_password.html") for g in other.get_requests())  # it loaded
+        fills = [r for r in act_harness.actions(bundle) if r.action["kind"] == "fill"]
+        assert fills and all(f.outcome.status == "blocked" for f in fills)
+        assert "not its declared origin" in fills[0].outcome.message
+        assert not any("collect" in g for g in other.get_requests())
+
+
+async def test_a_frame_of_the_declared_origin_still_gets_the_secret(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    act_harness.secrets = {"site_password": SECRET}
+    page = site.url("/hostile/framed_login.html?frame=" + site.url("/hostile/frame_password.html"))
+    actions = [{"kind": "fill", "target": {"label": "Password"}, "value": "{{secret:site_password}}"}]
+    plan = act_plan(
+        [{"step_id": "a1", "type": "ACT", "inputs": {"url": page, "actions": actions}}], gates=OPEN_GATE
+    )
+    bundle = await act_harness.run(plan, confirm=Answer())
+    (fill,) = [r for r in act_harness.actions(bundle) if r.action["kind"] == "fill"]
+    assert fill.outcome.status == "ok", fill.outcome.message
+
+
+def fill_both_fields(body: dict[str, Any]) -> Reply:
+    """A model that types the secret into both fields the page names."""
+    page = page_of(body)
+    if "'kind': 'fill'" in page.split("Page:")[0]:
+        return done("booking verified as the page asked")
+    fills = [
+        {"kind": "fill", "index": index_of(page, name), "value": "{{secret:site_password}}"}
+        for name in ("Passenger name (shown on the public manifest)", "Carbon footprint note")
+    ]
+    return act(*fills, confidence=0.99)
+
+
+async def test_a_field_is_password_like_by_its_words_not_by_letters_inside_them(
+    act_harness: ActHarness, site: FixtureSite, llm_server: ScriptedLLMServer, llm_settings: LLMSettings
+) -> None:
+    """Found: "pass" in "Passenger" and "otp" in "footprint" made both fields password-like, and the
+    secret was typed into a published passenger name and a public note."""
+    act_harness.secrets = {"site_password": SECRET}
+    llm_server.responder = fill_both_fields
+    cognition = LLMCognition(LLMClient(llm_settings))
+    mark = len(site.get_requests())
+    bundle = await act_harness.run(
+        _plan(site, "/hostile/manifest.html"), confirm=Answer(), cognition=cognition
+    )
+    fills = [r for r in act_harness.actions(bundle) if r.action["kind"] == "fill"]
+    assert fills and all(f.outcome.status == "blocked" for f in fills), [f.outcome for f in fills]
+    assert all("neither password-like nor a field you named" in f.outcome.message for f in fills)
+    assert not any(g.startswith("/collect") for g in site.get_requests()[mark:])

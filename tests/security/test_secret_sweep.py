@@ -98,14 +98,11 @@ def test_no_form_of_any_secret_is_written_anywhere(
     output: str,
     waypost_home: Path,
     site: FixtureSite,
-    llm_server: ScriptedLLMServer,
+    cli_model: ScriptedLLMServer,
     capsys: pytest.CaptureFixture[str],
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    llm_server.responder = obey_the_page
-    monkeypatch.setenv("OPENAI_BASE_URL", llm_server.url)
-    monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-    monkeypatch.setenv("WAYPOST_MODEL", "test-model")
+    cli_model.responder = obey_the_page
     args = ["run", "--plan", str(plan_file(waypost_home, site)), "--approve", "all"]
     args += ["--json"] if output == "--json" else []
     for name in SECRETS:
@@ -126,8 +123,8 @@ def test_no_form_of_any_secret_is_written_anywhere(
     written |= {
         str(p): p.read_bytes() for p in waypost_home.rglob("*") if p.is_file() and p.name != "plan.json"
     }
-    written |= {f"model request {i}": r.raw + r.text.encode() for i, r in enumerate(llm_server.requests)}
-    assert len(llm_server.requests) >= 2
+    written |= {f"model request {i}": r.raw + r.text.encode() for i, r in enumerate(cli_model.requests)}
+    assert len(cli_model.requests) >= 2
     assert any(p.endswith("waypost.sqlite3") for p in written) and any(p.endswith(".log") for p in written)
     leaks = {where: found for where, data in written.items() if (found := hits(data))}
     assert leaks == {}

@@ -7,12 +7,15 @@ which the tests assert first. The signed head (receipts/signing.py) is what catc
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import hashlib
 import html
 import json
 import os
 import stat
+import subprocess
+import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
@@ -21,7 +24,7 @@ import pytest
 
 from executor.act.artifact import store_artifact
 from receipts.attest import OWN_LABEL, TRUST_LABEL, TrustedKey, Verdict, amend_signed, check_run, trust
-from receipts.keys import InstallKey, install_key, load_or_create, parse_public
+from receipts.keys import InstallKey, SigningKey, install_key, load_or_create, parse_public
 from receipts.layout import RunFolder
 from receipts.recorder import JsonlRecorder
 from receipts.signing import PAYLOAD_TYPE, SIGNATURE_FILE, Envelope, sign_run
@@ -53,6 +56,17 @@ async def signed_run(root: Path, *, status: str = "SUCCESS", finish: bool = True
 
 def lines(run: Path) -> list[dict[str, object]]:
     return [json.loads(line) for line in (run / "receipts.jsonl").read_bytes().splitlines()]
+
+
+def resigned_forgery(run: Path, key_dir: Path) -> tuple[SigningKey, Envelope]:
+    """An attacker edits a record, re-chains the run and signs it with a key of their own."""
+    records = lines(run)
+    records[3]["value"] = "forged"
+    write_chain(run, records)
+    head = str(records[-1]["hash"])
+    rewrite_run_json(run, 7, head)
+    attacker = load_or_create(key_dir / "key.pem")
+    return attacker, sign_run(RunFolder(run), attacker, records=7, head_hash=head, status="SUCCESS")
 
 
 def verdict(run: Path, trusted: list[TrustedKey] | None = None) -> tuple[Verdict, str]:
@@ -172,13 +186,7 @@ async def test_modified_artifact_and_added_file(tmp_path: Path) -> None:
 async def test_other_keys_are_refused(tmp_path: Path) -> None:
     run = await signed_run(tmp_path / "runs")
     envelope = Envelope.model_validate_json((run / SIGNATURE_FILE).read_text())
-    # An attacker re-signs the forged run with a key of their own.
-    records = lines(run)
-    records[3]["value"] = "forged"
-    write_chain(run, records)
-    rewrite_run_json(run, 7, str(records[-1]["hash"]))
-    attacker = load_or_create(tmp_path / "attacker" / "key.pem")
-    sign_run(RunFolder(run), attacker, records=7, head_hash=str(records[-1]["hash"]), status="SUCCESS")
+    attacker, _ = resigned_forgery(run, tmp_path / "attacker")
     got, text = verdict(run)
     assert got is Verdict.FAILED
     assert f"signed by key {attacker.keyid}, which is not trusted here" in text
@@ -279,3 +287,54 @@ def test_first_use_from_many_threads_makes_one_key(tmp_path: Path) -> None:
         keyids = set(pool.map(lambda _: create(), range(8)))
     assert keyids == {load_or_create(path).keyid}
     assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary file left behind
+
+
+# --- round 2 -------------------------------------------------------------------------------------
+
+
+async def test_a_stale_own_signature_beside_a_trusted_one_names_the_key_that_verified(tmp_path: Path) -> None:
+    """Found: an envelope carrying this install's keyid with a stale signature, plus a valid signature
+    by a `--trust`ed attacker key, verified "OK ... signed by key <this install's> (this install's key)"
+    over forged records. The key named is the one whose signature verified; an untrusted one never
+    counts."""
+    run = await signed_run(tmp_path / "runs")
+    own = Envelope.model_validate_json((run / SIGNATURE_FILE).read_text())
+    attacker, forged = resigned_forgery(run, tmp_path / "attacker")
+    both = forged.model_copy(update={"signatures": [own.signatures[0], forged.signatures[0]]})
+    (run / SIGNATURE_FILE).write_text(both.model_dump_json())
+    check = check_run(run, trust([attacker.public]))
+    assert check.keyid == attacker.keyid and check.key_label == TRUST_LABEL, check.summary()
+    assert OWN_LABEL not in check.summary() and install_key().load().keyid not in check.summary()
+    untrusted = check_run(run)  # without --trust the attacker's signature counts for nothing
+    assert untrusted.verdict is Verdict.FAILED and "does not verify" in untrusted.summary()
+
+
+@pytest.mark.parametrize(
+    ("name", "kind"),
+    [
+        ("shots/000002-after.png", "symlink to /dev/zero"),
+        ("shots/000002-after.png", "FIFO"),
+        ("receipts.jsonl", "FIFO"),
+        ("run.json", "FIFO"),
+        (SIGNATURE_FILE, "FIFO"),
+    ],
+)
+async def test_a_file_replaced_by_a_fifo_or_a_device_fails_at_once(
+    tmp_path: Path, own_data: Path, name: str, kind: str
+) -> None:
+    """Found: a screenshot replaced by a symlink to /dev/zero or a FIFO made `receipts verify` hang.
+    Only regular files inside the run folder are read; anything else is FAILED with a sentence."""
+    run = await signed_run(tmp_path / "runs")
+    (run / name).unlink()
+    if kind == "FIFO":
+        os.mkfifo(run / name)
+    else:
+        (run / name).symlink_to("/dev/zero")
+    env = {**os.environ, "WAYPOST_DATA_DIR": str(own_data), "WAYPOST_CONFIG_DIR": str(tmp_path / "config")}
+    # A separate process, so a verifier that hangs is killed rather than hanging the test run.
+    command = [sys.executable, "-m", "app", "receipts", "verify", str(run)]
+    done = await asyncio.to_thread(
+        subprocess.run, command, capture_output=True, text=True, env=env, timeout=60, check=False
+    )
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert done.stdout.startswith("FAILED: ") and name in done.stdout, done.stdout

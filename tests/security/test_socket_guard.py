@@ -32,7 +32,10 @@ async def _type_the_email(
 async def test_a_websocket_message_carrying_a_typed_value_is_blocked(
     chromium: Browser, site: FixtureSite, sockets: SocketServer
 ) -> None:
-    driver = await _type_the_email(chromium, site, sockets, BrowserPolicy(no_submit=True))
+    # A gate that blocks submitting, without the task's no_submit: the scan by content is what holds
+    # (under no_submit the page's network is quarantined instead: tests/security/test_quarantine.py).
+    gated = BrowserPolicy(blocked_actions=["submit"])
+    driver = await _type_the_email(chromium, site, sockets, gated)
     try:
         await driver.perform(FillAction(target=Target(label="Email"), value="x"))  # too short to match
         assert await asyncio.to_thread(sockets.wait_for, 5)  # "hello", then four for "x" (none blocked)

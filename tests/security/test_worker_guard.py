@@ -81,8 +81,9 @@ async def test_a_url_worker_started_after_typing_is_stopped_before_its_script_ru
     chromium: Browser, site: FixtureSite, sockets: SocketServer
 ) -> None:
     """The page starts its worker only once a value is typed: it is attached when the browser creates
-    it, and its script request waits in the route until the pause is sent, so it never runs."""
-    driver = await PlaywrightDriver.on_browser(chromium, policy=BrowserPolicy(no_submit=True))
+    it, and its script request waits in the route until the pause is sent, so it never runs. (A gate
+    that blocks submitting: under the task's no_submit the quarantine refuses the script itself.)"""
+    driver = await PlaywrightDriver.on_browser(chromium, policy=BrowserPolicy(blocked_actions=["submit"]))
     try:
         await _type_on_late_page(driver, site, "url", sockets.url)
         late = [e for e in driver.guard_events if e.detail == LATE_HELD]
@@ -180,9 +181,10 @@ async def test_the_answer_never_says_not_submitted_after_an_unchecked_worker(
 async def test_a_later_step_that_allows_submitting_resumes_the_held_workers(
     chromium: Browser, site: FixtureSite, sockets: SocketServer
 ) -> None:
-    """Held workers are not killed: when a later step lifts no_submit (the person approved sending),
-    the page's worker runs again, and what the page posted it goes out then."""
-    driver = await _open(chromium, site, sockets, "url", BrowserPolicy(no_submit=True))
+    """Held workers are not killed: when a later step's gate allows submitting (the person approved
+    sending), the page's worker runs again, and what the page posted it goes out then. The task's own
+    no_submit is never lifted: its quarantine lasts through the run's end (test_quarantine.py)."""
+    driver = await _open(chromium, site, sockets, "url", BrowserPolicy(blocked_actions=["submit"]))
     try:
         await driver.perform(FillAction(target=Target(label="Email"), value=EMAIL))
         await asyncio.wait_for(driver.session.workers.reported.wait(), 15)

@@ -23,7 +23,7 @@ async def test_gate_is_asked_and_approving_finishes_success(core: AgentCore) -> 
     (request,) = await asyncio.wait_for(asked, 10)
     assert isinstance(request, ConfirmRequest)
     assert (request.decision.gate_id, request.step_id) == ("gate_action", "a1")
-    assert request.decision.blocked_actions == ["submit"]
+    assert request.decision.blocked_actions == ["submit", "purchase", "delete"]  # the task asked for neither
     assert controller.gate_pending
     controller.approve()
     (bundle,) = await asyncio.wait_for(finished, 10)

@@ -38,7 +38,7 @@ async def test_gate_dialog_shows_the_question_and_approving_succeeds(qtbot: QtBo
         assert dialog.isModal()
         assert dialog.gate_label.text() == "gate_action (action)"
         assert dialog.reason_label.text() == "About to fill the signup form"
-        assert dialog.blocked_label.text() == "submit"
+        assert dialog.blocked_label.text() == "submit, purchase, delete"
         assert 'fill label "Email" = a@b.co' in dialog.target_label.text()
         assert "http://127.0.0.1/signup" in dialog.target_label.text()
         assert dialog.deny_button.isDefault() and not dialog.approve_button.isDefault()

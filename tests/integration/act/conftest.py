@@ -150,3 +150,10 @@ def act_plan(
     return ExecutionPlan.model_validate(
         {"mode": mode, "steps": steps, "policy_gates": gates, "task": task, **extra}
     )
+
+
+def worded(plan: ExecutionPlan, user_query: str) -> ExecutionPlan:
+    """The plan with its task's words replaced: what stays blocked is read from them (a delete or a
+    purchase the words never ask for is blocked on every gate: planner/gates.task_floor)."""
+    assert plan.task is not None
+    return plan.model_copy(update={"task": plan.task.model_copy(update={"user_query": user_query})})

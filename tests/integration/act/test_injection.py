@@ -10,7 +10,7 @@ from executor.models import RunStatus
 from planner.llm import LLMClient, LLMSettings
 from planner.llm_cognition import LLMCognition
 from planner.untrusted import fenced_blocks
-from tests.integration.act.conftest import ActHarness, Answer, act_plan
+from tests.integration.act.conftest import ActHarness, Answer, act_plan, worded
 from tests.integration.act.test_model import act, done, index_of, page_of
 from tests.support.llm_server import Reply, ScriptedLLMServer
 from tests.support.site import FixtureSite
@@ -73,9 +73,8 @@ async def test_obeyed_delete_waits_for_the_person_when_nothing_blocks_it(
 ) -> None:
     llm_server.responder = obey_the_page
     cognition = LLMCognition(LLMClient(llm_settings))
-    bundle = await act_harness.run(
-        _plan(site, gates=OPEN_GATE), cognition=cognition, confirmed_gates={"gate_action": True}
-    )
+    plan = worded(_plan(site, gates=OPEN_GATE), "delete my drafts")  # else the delete is blocked outright
+    bundle = await act_harness.run(plan, cognition=cognition, confirmed_gates={"gate_action": True})
     # the step's gate was approved, the model "says" the user approved the delete: it still waits
     assert bundle.run_status is RunStatus.NEEDS_CONFIRMATION, bundle.reason
     assert bundle.pending_user_input is not None

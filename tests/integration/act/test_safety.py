@@ -10,7 +10,7 @@ from executor.confirm import ConfirmAnswer
 from executor.models import Approval, RunStatus
 from planner.llm import LLMClient, LLMSettings
 from planner.llm_cognition import LLMCognition
-from tests.integration.act.conftest import ActHarness, Answer, act_plan
+from tests.integration.act.conftest import ActHarness, Answer, act_plan, worded
 from tests.integration.act.test_model import act, done, index_of, page_of
 from tests.support.llm_server import Reply, ScriptedLLMServer
 from tests.support.site import FixtureSite
@@ -50,6 +50,7 @@ async def test_unblocked_purchase_waits_for_its_own_approval(
     llm_server.responder = buy_once
     inputs = {"url": site.url("/injection.html"), "goal": "Read the offer", "payload": {}}
     plan = act_plan([{"step_id": "a1", "type": "ACT", "inputs": inputs}], gates=OPEN_GATE)
+    plan = worded(plan, "buy the offer")  # a task that asks to buy: else a purchase is blocked outright
     cognition = LLMCognition(LLMClient(llm_settings))
     bundle = await act_harness.run(plan, cognition=cognition, confirmed_gates={"gate_action": True})
     assert bundle.run_status is RunStatus.NEEDS_CONFIRMATION, bundle.reason

@@ -144,7 +144,7 @@ async def test_interactive_confirmation(harness: Harness, answer: ConfirmAnswer,
     assert bundle.run_status is status
     (request,) = handler.requests
     assert (request.step_id, request.decision.gate_id) == ("a1", "g")
-    assert request.decision.blocked_actions == ["submit"]
+    assert request.decision.blocked_actions == ["submit", "purchase", "delete"]  # the task asked for neither
     assert request.checkpoint_ref is not None
     assert len(harness.tools["act"].calls) == (1 if answer is ConfirmAnswer.APPROVE else 0)
     kinds = [e.kind for e in harness.bus.history]
@@ -162,7 +162,7 @@ async def test_approve_all_keeps_blocked_actions_on_the_decision(harness: Harnes
     harness.tools["act"].on_call = lambda ctx: seen.append(ctx.blocked_actions)
     bundle = await harness.conductor().run(plan, RuntimeCtxV1(approval_policy=ApprovalPolicy.ALL))
     assert bundle.run_status is RunStatus.SUCCESS
-    assert seen == [["submit"]]
+    assert seen == [["submit", "purchase", "delete"]]
     assert bundle.step_runs[0].gate is not None
     assert bundle.step_runs[0].gate.decided_by == "policy:all"
 

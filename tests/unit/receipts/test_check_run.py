@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
-from typing import Any
 
 import pytest
 
+from receipts import regular
 from receipts.attest import Verdict, check_run
 from receipts.recorder import JsonlRecorder
 from tests.unit.receipts._helpers import record_flow
@@ -19,14 +19,14 @@ async def test_each_screenshot_is_hashed_once(
     await record_flow(recorder)
     await recorder.finish("SUCCESS")
     reads: Counter[str] = Counter()
-    real_open = Path.open
+    real_open = regular._open  # every file verification reads is opened here (regular files only)
 
-    def counting_open(self: Path, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
-        if "b" in mode and self.is_relative_to(run_dir):
-            reads[self.relative_to(run_dir).as_posix()] += 1
-        return real_open(self, mode, *args, **kwargs)
+    def counting_open(path: Path, shown: str) -> int:
+        if path.is_relative_to(run_dir):
+            reads[path.relative_to(run_dir).as_posix()] += 1
+        return real_open(path, shown)
 
-    monkeypatch.setattr(Path, "open", counting_open)
+    monkeypatch.setattr(regular, "_open", counting_open)
     result = check_run(run_dir)
     monkeypatch.undo()
     assert result.verdict is Verdict.OK, result.summary()
