@@ -7,7 +7,6 @@ its values this way) and are held in memory by the run's vault only.
 
 from __future__ import annotations
 
-import argparse
 import getpass
 import os
 import re
@@ -20,16 +19,6 @@ _SPEC = re.compile(rf"^(?P<name>{NAME})(?:=env:(?P<var>[A-Za-z_][A-Za-z0-9_]*))?
 
 class SecretOptionError(ValueError):
     """A --secret option that is malformed, literal or names an unset variable."""
-
-
-def add_secret_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--secret",
-        action="append",
-        default=[],
-        metavar="NAME[=env:VAR]",
-        help="value for {{secret:NAME}}: asked for without echo, or read from environment variable VAR",
-    )
 
 
 def read_secrets(

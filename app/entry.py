@@ -15,9 +15,12 @@ def main() -> int:
     while the arguments are read) has nothing to stop. Once a command runs, the CLI itself answers
     Ctrl-C with a checkpoint and the resume command."""
     try:
-        from app.cli import main as run_command
+        from app.cli_parser import parse_arguments
 
-        return run_command()
+        args = parse_arguments()  # `--help` and a usage error end here, before the commands load
+        from app.cli import run_arguments
+
+        return run_arguments(args)
     except KeyboardInterrupt:
         print(STOPPED_BEFORE_START, file=sys.stderr)
         return 130
