@@ -25,12 +25,13 @@ from app.cli_signals import Stop
 from app.hardening import owner_only_umask, tighten
 from app.settings import Settings, SettingsError, config_dir, load_settings
 from common.secrecy import live_secrets, scrub, scrub_data
-from executor.models import ApprovalPolicy, RunBundleV1
+from executor.approval import ApprovalPolicy
 from executor.observability import configure_json_logging
 from planner.models import ExecutionPlan
 
 if TYPE_CHECKING:
     from executor.confirm import ConfirmHandler
+    from executor.models import RunBundleV1
     from executor.service import AgentCore
 
 # Everything a command needs beyond the parser is imported inside that command: `waypost plan`

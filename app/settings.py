@@ -16,7 +16,7 @@ import tomli_w
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError
 
 from common.paths import data_dir
-from executor.models import ApprovalPolicy
+from executor.approval import ApprovalPolicy
 
 KEYRING_SERVICE = "waypost"
 KEYRING_USER = "openai_api_key"
