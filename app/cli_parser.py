@@ -108,6 +108,9 @@ def _add_eval_parser(sub: Any) -> None:
     ev.add_argument("--tasks", help="task ids, globs or families, comma-separated (e.g. 'forms,tabs-0*')")
     ev.add_argument("--runs-dir", type=Path, help="keep the runs and receipts here (default: a temp folder)")
     ev.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    ev.add_argument(
+        "--no-baseline", action="store_true", help="with a model: skip the rules' run of the same tasks"
+    )
 
 
 def _add_secret_arguments(parser: argparse.ArgumentParser) -> None:

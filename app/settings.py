@@ -40,7 +40,10 @@ class Settings(BaseModel):
     model: str = "gpt-4o-mini"
     base_url: str | None = None
     api_key: SecretStr | None = Field(default=None, exclude=True)
+    #: One model call's timeout, and the deadline of a planning phase (all its calls): sized to the
+    #: endpoint's speed, which `waypost doctor` measures (docs/architecture.md, "Slow models").
     llm_timeout_s: float = Field(default=60.0, gt=0)
+    planning_deadline_s: float = Field(default=45.0, gt=0)
     #: Opt-in: send the model a downscaled picture of the page beside the text (costs tokens).
     model_images: bool = False
     planner: Literal["rules", "llm", "auto"] = "auto"
@@ -93,6 +96,9 @@ _ENV: dict[str, str] = {
     "WAYPOST_SAFE_MODE": "safe_mode",
     "WAYPOST_VOICE_URL": "voice_base_url",
     "WAYPOST_MODEL_IMAGES": "model_images",
+    "WAYPOST_MODEL_TIMEOUT_S": "llm_timeout_s",
+    "WAYPOST_PLANNING_DEADLINE_S": "planning_deadline_s",
+    "WAYPOST_PLANNER": "planner",
 }
 
 
