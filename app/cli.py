@@ -6,13 +6,12 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from app import cli_batch_args, cli_eval, cli_voice
+from app import cli_eval, cli_voice
 from app.cli_errors import (
     EnvironmentProblem,
     check_display,
@@ -21,13 +20,8 @@ from app.cli_errors import (
     refuse_shared,
     usable_runs_dir,
 )
-from app.cli_secrets import (
-    SecretOptionError,
-    add_secret_arguments,
-    argv_warning,
-    missing_sentence,
-    read_secrets,
-)
+from app.cli_parser import parse_arguments
+from app.cli_secrets import SecretOptionError, argv_warning, missing_sentence, read_secrets
 from app.cli_signals import Stop
 from app.hardening import owner_only_umask, tighten
 from app.settings import Settings, SettingsError, config_dir, load_settings
@@ -35,7 +29,7 @@ from app.stopped import default_signals, signal_name
 from common.moments import reached
 from common.paths import data_dir
 from common.secrecy import live_secrets, scrub, scrub_data
-from executor.models import ApprovalPolicy, RunBundleV1
+from executor.approval import ApprovalPolicy
 from executor.observability import configure_json_logging
 from planner.model_words import time_line
 from planner.models import ExecutionPlan
@@ -43,6 +37,7 @@ from planner.models import ExecutionPlan
 if TYPE_CHECKING:
     from executor.checkpoint_store import CheckpointStore
     from executor.confirm import ConfirmHandler
+    from executor.models import RunBundleV1
     from executor.service import AgentCore
 
 # Everything a command needs beyond the parser is imported inside that command: `waypost plan`
@@ -67,78 +62,6 @@ EXIT_BAD_INPUT = 2
 
 class BadInput(Exception):
     """A request the CLI cannot act on; printed as one line, exit code 2."""
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="waypost", description="A browser agent that asks before it acts.")
-    sub = parser.add_subparsers(dest="command")
-
-    def common(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--runs-dir", type=Path, help="where runs, receipts and the run store live")
-        p.add_argument("--json", action="store_true", help="print one JSON document on stdout")
-
-    gui = sub.add_parser("gui", help="open the window")
-    gui.add_argument("--runs-dir", type=Path)
-
-    plan = sub.add_parser("plan", help="print the plan for a task (no side effects)")
-    plan.add_argument("task")
-    plan.add_argument("--url", help="the active tab's URL, as context")
-    plan.add_argument("--planner", choices=["rules", "llm", "auto"])
-    common(plan)
-
-    run = sub.add_parser("run", help="plan and run a task, or run a plan file")
-    run.add_argument("task", nargs="?")
-    run.add_argument("--plan", type=Path, dest="plan_file", help="an ExecutionPlan JSON file to run as is")
-    run.add_argument("--url")
-    run.add_argument("--planner", choices=["rules", "llm", "auto"])
-    run.add_argument("--approve", choices=[p.value for p in ApprovalPolicy])
-    run.add_argument("--headed", action="store_true", help="show the browser window")
-    run.add_argument("--unsafe", action="store_true", help="turn safe mode off (plan gates still ask)")
-    cli_voice.add_run_audio_arguments(run)
-    add_secret_arguments(run)
-    common(run)
-    cli_voice.add_transcribe_parser(sub)
-
-    resume = sub.add_parser("resume", help="continue a paused or interrupted run")
-    resume.add_argument("run_id")
-    resume.add_argument("--approve", choices=[p.value for p in ApprovalPolicy])
-    resume.add_argument("--headed", action="store_true")
-    add_secret_arguments(resume)
-    common(resume)
-
-    receipts = sub.add_parser(
-        "receipts", help="list, show, verify or export a run's receipts; key: this install's public key"
-    )
-    receipts.add_argument("action", choices=["list", "show", "verify", "export", "key"])
-    receipts.add_argument("run", nargs="?", help="a run id or a run folder")
-    receipts.add_argument(
-        "--trust",
-        action="append",
-        default=[],
-        metavar="PUBKEY",
-        help="verify/export: also trust this public key (a file, or the base64 `receipts key` prints)",
-    )
-    receipts.add_argument("--out", type=Path, help="export: where to write report.html")
-    receipts.add_argument("--force", action="store_true", help="export: overwrite an existing --out file")
-    common(receipts)
-
-    demo = sub.add_parser("demo", help="run the four example flows on the bundled offline demo site")
-    demo.add_argument(
-        "--approve", choices=[p.value for p in ApprovalPolicy], help="default: all (gates approved)"
-    )
-    common(demo)
-
-    replay = sub.add_parser("replay", help="re-run a recorded run's actions without a model; report drift")
-    replay.add_argument("run", help="a run id or a run folder")
-    replay.add_argument("--include-risky", action="store_true", help="also replay submit/pay/delete clicks")
-    replay.add_argument("--headed", action="store_true")
-    common(replay)
-
-    doctor = sub.add_parser("doctor", help="check Chromium, Qt, fonts, the model endpoint")
-    common(doctor)
-    cli_eval.add_parser(sub)
-    cli_batch_args.add_parser(sub)
-    return parser
 
 
 def _settings(args: argparse.Namespace) -> Settings:
@@ -425,11 +348,11 @@ def _bad_input_errors() -> tuple[type[BaseException], ...]:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
-    if args.command is None:
-        has_display = bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
-        args = parser.parse_args(["gui"] if has_display else ["demo"])
+    return run_arguments(parse_arguments(argv))
+
+
+def run_arguments(args: argparse.Namespace) -> int:
+    """Runs a parsed command line (app/cli_parser.py), with the exit codes of docs/architecture.md."""
     args.stop = stop = Stop(as_json=bool(getattr(args, "json", False)))
     reached("cli.parsed")
     try:

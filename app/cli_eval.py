@@ -23,21 +23,6 @@ if TYPE_CHECKING:
     from planner.service import PlannerChoice
 
 
-def add_parser(sub: Any) -> None:
-    ev = sub.add_parser("eval", help="run the bundled task suite; success, steps, tokens, seconds per task")
-    ev.add_argument("--model", help="model name (default: WAYPOST_MODEL or the settings)")
-    ev.add_argument(
-        "--base-url", help="an OpenAI-compatible endpoint, e.g. a local llama.cpp or Ollama server"
-    )
-    ev.add_argument("--rules", action="store_true", help="ignore any configured model: the rule baseline")
-    ev.add_argument("--tasks", help="task ids, globs or families, comma-separated (e.g. 'forms,tabs-0*')")
-    ev.add_argument("--runs-dir", type=Path, help="keep the runs and receipts here (default: a temp folder)")
-    ev.add_argument("--json", action="store_true", help="print one JSON document on stdout")
-    ev.add_argument(
-        "--no-baseline", action="store_true", help="with a model: skip the rules' run of the same tasks"
-    )
-
-
 def overrides(args: argparse.Namespace) -> dict[str, Any]:
     return {"model": args.model, "base_url": args.base_url}
 

@@ -8,7 +8,6 @@ A secret never travels on the command line: argv is readable by every local user
 
 from __future__ import annotations
 
-import argparse
 import getpass
 import os
 import re
@@ -21,16 +20,6 @@ _SPEC = re.compile(rf"^(?P<name>{NAME})(?:=env:(?P<var>[A-Za-z_][A-Za-z0-9_]*))?
 
 class SecretOptionError(ValueError):
     """A --secret option that is malformed, literal or names an unset variable."""
-
-
-def add_secret_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--secret",
-        action="append",
-        default=[],
-        metavar="NAME[=env:VAR]",
-        help="value for {{secret:NAME}}: asked for without echo, or read from environment variable VAR",
-    )
 
 
 def argv_warning(names: Iterable[str]) -> str:

@@ -25,20 +25,6 @@ class VoiceInputError(Exception):
     """The audio could not become a task; printed as one line, exit code 2."""
 
 
-def add_transcribe_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    p = sub.add_parser("transcribe", help="print what a WAV recording says (offline unless configured)")
-    p.add_argument("audio", type=Path, help="a 16-bit PCM WAV file, at most 60 s")
-    p.add_argument("--language", help="language code (en, vi, ...); default: the engine decides")
-    p.add_argument("--runs-dir", type=Path)
-    p.add_argument("--json", action="store_true")
-
-
-def add_run_audio_arguments(run: argparse.ArgumentParser) -> None:
-    run.add_argument("--audio", type=Path, help="a WAV recording of the task: transcribed, shown, then run")
-    run.add_argument("--language", help="--audio: language code (en, vi, ...); default: the engine decides")
-    run.add_argument("--yes", action="store_true", help="--audio: run the transcript without asking")
-
-
 async def transcribe_file(
     path: Path, settings: Settings, language: str | None
 ) -> tuple[Transcript, AudioClip]:

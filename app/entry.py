@@ -19,8 +19,11 @@ def main() -> int:
     take_signals()
     try:
         reached("entry.started")
-        from app.cli import main as run_command
+        from app.cli_parser import parse_arguments
 
-        return run_command()
+        args = parse_arguments()  # `--help` and a usage error end here, before the commands load
+        from app.cli import run_arguments
+
+        return run_arguments(args)
     except KeyboardInterrupt as exc:
         return tell(signal_name(exc), None, wants_json(sys.argv[1:]), started=False)

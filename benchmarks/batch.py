@@ -1,12 +1,21 @@
 """Batch throughput and memory: cases per minute at 1, 2, 4 and 8 workers on the fixture site (every
-page answers after a 1.5 s delay), against one and two local Playwright servers (run-server on
-127.0.0.1, browsers from the system Chromium), and the waypost process's memory per concurrent run.
+page answers after a 1.5 s delay), against one local Playwright server (run-server on 127.0.0.1,
+browsers from the system Chromium; `--two-servers` adds a grid of two), and the waypost process's
+memory per concurrent run.
 
-Run: .venv/bin/python -m benchmarks.batch [--cases 8] [--repeat 3] [--delay 1.5] [--browser-per-run]
+Run: .venv/bin/python -m benchmarks.batch [--cases 32] [--repeat 3] [--delay 1.5] [--two-servers]
+     [--browser-per-run]
 Figures, not pass/fail: medians over the rounds (each round measures every configuration once).
 "bare Playwright" is the machine's own ceiling: the same page opened in a fresh context on the same
-server with nothing of Waypost's (no plan, guards, capture or receipts), so a speed-up that stays
-short of linear can be told apart as Chromium's CPU on this machine or Waypost's overhead.
+server with nothing of Waypost's (no plan, guards, capture or receipts) and one screenshot, so a
+speed-up that stays short of linear can be told apart as Chromium's CPU on this machine or Waypost's
+overhead. "x bare" is Waypost's cases/min over bare's at the same number of workers (the goal is
+0.9x or more at 4 and 8; docs/architecture.md, "Batches").
+"browser CPU" is what the server's browsers spent per case (every Chromium process it launched,
+reaped ones included, benchmarks/tree_cpu.py), beside bare's: on a loaded machine wall time measures
+the other processes, CPU time measures the work a case asks of Chromium. It is read while the
+browsers are still open (a browser that exits first would take its children's time with it), so
+it includes launching the browsers a batch connects (bare: one; Waypost: one per worker).
 Memory is this process's resident set (browsers excluded; the one Playwright client driver the
 batch shares is a child process, printed apart). "own CPU" is this process's CPU time per case: what
 one Waypost process spends to drive a run when the browsers live elsewhere (a grid).
@@ -21,6 +30,7 @@ import os
 import statistics
 import tempfile
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from playwright.async_api import async_playwright
@@ -32,8 +42,10 @@ from batch.pool import EndpointPool
 from batch.resources import endpoint_resources
 from batch.runner import BatchOptions, BatchRunner
 from batch.suite import SuiteCase
+from benchmarks.tree_cpu import descendants, exited, tree_cpu
 from browser.grid import GridClient
 from executor.models import ApprovalPolicy
+from receipts.keys import install_key
 from tests.support.playwright_server import PlaywrightServer, browser_registry
 from tests.support.site import FixtureSite
 
@@ -80,6 +92,7 @@ class Peak:
         self.drivers = 0
         self.concurrent = 0
         self.cpu = 0.0  # this process's CPU seconds over the batch (the fixture site's threads too)
+        self.spent = Cpu()  # every process's CPU seconds over the batch
 
     async def watch(self, pool: EndpointPool) -> None:
         """Every 0.1 s. The walk over /proc that finds the driver runs until it finds it, not at
@@ -93,11 +106,49 @@ class Peak:
             await asyncio.sleep(0.1)
 
 
+@dataclass(frozen=True)
+class Cpu:
+    """CPU seconds spent so far (or over a batch): by the servers' browsers, by the servers' own
+    processes (node, relaying the protocol), and by this side (this process, the fixture site's
+    threads and the Playwright client driver it started)."""
+
+    browsers: float = 0.0
+    servers: float = 0.0
+    client: float = 0.0
+
+    @property
+    def total(self) -> float:
+        return self.browsers + self.servers + self.client
+
+    def __sub__(self, other: Cpu) -> Cpu:
+        return Cpu(self.browsers - other.browsers, self.servers - other.servers, self.client - other.client)
+
+    def per(self, cases: int) -> Cpu:
+        return Cpu(self.browsers / cases, self.servers / cases, self.client / cases)
+
+
+async def browsers_gone(servers: list[PlaywrightServer], within_s: float = 60.0) -> None:
+    """Returns once the servers run no browser: the one a previous batch closed may still be
+    exiting, and its time would leave the tree in the middle of the next measurement."""
+    async with asyncio.timeout(within_s):
+        await exited([pid for server in servers for pid in descendants(server.pid)])
+
+
+def cpu_now(servers: list[PlaywrightServer]) -> Cpu:
+    """Read while the batch's browsers and client driver are still running: one that exits first
+    takes its children's time with it. The servers are this process's children too (kept apart)."""
+    trees = [tree_cpu(server.pid) for server in servers]
+    mine = tree_cpu(os.getpid())
+    browsers, own = sum(t.below for t in trees), sum(t.root for t in trees)
+    return Cpu(browsers=browsers, servers=own, client=mine.root + mine.below - browsers - own)
+
+
 async def one_batch(
-    runs_dir: Path, site: FixtureSite, endpoints: list[str], workers: int, cases: int, delay: float
+    runs_dir: Path, site: FixtureSite, servers: list[PlaywrightServer], workers: int, cases: int, delay: float
 ) -> tuple[float, Peak]:
     settings = load_settings(overrides={"runs_dir": runs_dir, "approve": "all", "planner": "rules"})
     core = build_core(settings)
+    endpoints = [server.endpoint for server in servers]
     tag = f"{len(endpoints)}-{workers}-{time.monotonic_ns()}"
     suite = [
         SuiteCase(name=f"case {i}", task=f"Open {site.url(f'/slow?delay={delay}&b={tag}-{i}')} and read it")
@@ -111,26 +162,32 @@ async def one_batch(
     pool = EndpointPool(endpoints, per)
     runner = BatchRunner(core, journal, pool, options)
     peak = Peak()
+    await browsers_gone(servers)
     async with GridClient() as grid, asyncio.TaskGroup() as group:
-        core.resources = endpoint_resources(grid, launch_options(settings))
+        core.resources = endpoint_resources(grid, launch_options(settings), install_key())  # as the CLI's
         watcher = group.create_task(peak.watch(pool))
-        began, cpu = time.perf_counter(), time.process_time()
+        began, cpu, spent = time.perf_counter(), time.process_time(), cpu_now(servers)
         summary = await runner.run()
         seconds = time.perf_counter() - began
         peak.cpu = time.process_time() - cpu
+        peak.spent = cpu_now(servers) - spent  # before the grid closes its browsers
         watcher.cancel()
     if summary.failed:
         raise SystemExit(f"benchmark batch had failures: {[r.reason for r in summary.runs if not r.passed]}")
     return seconds, peak
 
 
-async def bare_batch(site: FixtureSite, endpoint: str, workers: int, cases: int, delay: float) -> float:
-    """Seconds for `cases` pages on one kept browser, `workers` at once: context, load, one
-    screenshot, close (what a Waypost case needs of Chromium at the least)."""
+async def bare_batch(
+    site: FixtureSite, server: PlaywrightServer, workers: int, cases: int, delay: float
+) -> tuple[float, Cpu]:
+    """Seconds and CPU seconds for `cases` pages on one kept browser, `workers` at once: context,
+    load, one screenshot, close (what a Waypost case needs of Chromium at the least)."""
     tag = f"bare-{workers}-{time.monotonic_ns()}"
     gate = asyncio.Semaphore(workers)
+    await browsers_gone([server])
     async with async_playwright() as pw:
-        browser = await pw.chromium.connect(endpoint)
+        spent = cpu_now([server])
+        browser = await pw.chromium.connect(server.endpoint)
 
         async def one(i: int) -> None:
             async with gate:
@@ -145,81 +202,110 @@ async def bare_batch(site: FixtureSite, endpoint: str, workers: int, cases: int,
             for i in range(cases):
                 group.create_task(one(i))
         seconds = time.perf_counter() - began
+        spent = cpu_now([server]) - spent
         await browser.close()
-    return seconds
+    return seconds, spent
 
 
 Key = tuple[str, int]  # (grid, workers)
 
 
-def print_table(
-    args: argparse.Namespace, times: dict[Key, list[float]], peaks: dict[Key, list[Peak]], baseline: int
-) -> None:
-    header = f"{'grid':<28} {'workers':>7} {'cases/min':>10} {'seconds':>8} {'range':>11}"
-    print(f"{header}  {'own MB/run':>10} {'own CPU s/case':>14}")
-    rates = {key: args.cases / statistics.median(spent) * 60 for key, spent in times.items()}
-    for (name, workers), spent in times.items():
+@dataclass
+class Figures:
+    """What each configuration measured, round by round."""
+
+    times: dict[Key, list[float]] = field(default_factory=dict)
+    cpu: dict[Key, list[Cpu]] = field(default_factory=dict)  # per case
+    peaks: dict[Key, list[Peak]] = field(default_factory=dict)
+
+    def add(self, key: Key, seconds: float, spent: Cpu, cases: int, peak: Peak | None = None) -> None:
+        self.times.setdefault(key, []).append(seconds)
+        self.cpu.setdefault(key, []).append(spent.per(cases))
+        if peak is not None:
+            self.peaks.setdefault(key, []).append(peak)
+
+    def cpu_median(self, key: Key) -> Cpu:
+        spent = self.cpu[key]
+        fields = ("browsers", "servers", "client")
+        return Cpu(*(statistics.median(getattr(c, f) for c in spent) for f in fields))
+
+
+def print_table(args: argparse.Namespace, figures: Figures, baseline: int) -> None:
+    header = f"{'grid':<28} {'workers':>7} {'cases/min':>10} {'x bare':>7} {'seconds':>8} {'range':>11}"
+    print(f"{header}  {'own MB/run':>10}")
+    rates = {key: args.cases / statistics.median(spent) * 60 for key, spent in figures.times.items()}
+    for (name, workers), spent in figures.times.items():
+        key = (name, workers)
         spread = f"{min(spent):.1f}-{max(spent):.1f}"
-        median = statistics.median(spent)
-        line = f"{name:<28} {workers:>7} {rates[(name, workers)]:>10.1f} {median:>8.1f} {spread:>11}"
-        runs = peaks.get((name, workers))
+        rate_x = rates[key] / rates[(BARE, workers)]
+        line = f"{name:<28} {workers:>7} {rates[key]:>10.1f} {rate_x:>6.2f}x {statistics.median(spent):>8.1f}"
+        line += f" {spread:>11}"
+        runs = figures.peaks.get(key)
         if not runs:  # bare Playwright: no Waypost process to weigh
             print(line)
             continue
         concurrent = max(p.concurrent for p in runs) or 1
         own = statistics.median((p.own - baseline) / concurrent / MB for p in runs)
         drivers = statistics.median(p.drivers / MB for p in runs)
-        cpu = statistics.median(p.cpu / args.cases for p in runs)
-        shared = f"({concurrent} at once; shared Playwright client {drivers:.0f} MB)"
-        print(f"{line}  {own:>10.1f} {cpu:>14.3f}   {shared}")
-    for name in dict.fromkeys(name for name, _ in times):
+        print(f"{line}  {own:>10.1f}   ({concurrent} at once; shared Playwright client {drivers:.0f} MB)")
+    for name in dict.fromkeys(name for name, _ in figures.times):
         print(f"{name}: 4 workers are {rates[(name, 4)] / rates[(name, 1)]:.2f}x the speed of 1")
+    print("\nCPU seconds per case (medians): the browsers; the servers' node processes; this side (the")
+    print("Python process, the fixture site's threads, the Playwright client driver); all of it")
+    head = f"{'grid':<28} {'workers':>7} {'browsers':>9} {'x bare':>7} {'servers':>8} {'client':>7}"
+    print(f"{head} {'all':>6} {'x bare':>7} {'waypost process':>15}")
+    for name, workers in figures.times:
+        cpu, bare = figures.cpu_median((name, workers)), figures.cpu_median((BARE, workers))
+        line = f"{name:<28} {workers:>7} {cpu.browsers:>9.3f} {cpu.browsers / bare.browsers:>6.2f}x"
+        line += f" {cpu.servers:>8.3f} {cpu.client:>7.3f} {cpu.total:>6.3f} {cpu.total / bare.total:>6.2f}x"
+        runs = figures.peaks.get((name, workers))
+        process = f" {statistics.median(p.cpu / args.cases for p in runs):>15.3f}" if runs else ""
+        print(line + process)
 
 
 async def measure(args: argparse.Namespace) -> None:
     """Every configuration once per round, and the rounds repeated: a load that drifts on a shared
     machine then slows every configuration alike, not whichever grid happened to be measured last."""
     with tempfile.TemporaryDirectory(prefix="waypost-bench-batch-") as tmp:
+        os.environ["WAYPOST_DATA_DIR"] = str(Path(tmp) / "data")  # the runs' signing key lives here
         registry = browser_registry(Path(tmp) / "browsers")
         with FixtureSite() as site, PlaywrightServer(registry) as one, PlaywrightServer(registry) as two:
             for server in (one, two):  # imports, and each server's first launch
-                await one_batch(Path(tmp) / "runs", site, [server.endpoint], 1, 1, 0)
+                await one_batch(Path(tmp) / "runs", site, [server], 1, 1, 0)
             baseline = rss()
             kept = GridClient.RUNS_PER_BROWSER
-            grids = {
-                "one server": ([one.endpoint], kept),
-                "two servers": ([one.endpoint, two.endpoint], kept),
-            }
+            grids = {"one server": ([one], kept)}
+            if args.two_servers:
+                grids["two servers"] = ([one, two], kept)
             if args.browser_per_run:  # what batches did before a browser served its endpoint's next run
-                grids["one server, browser per run"] = ([one.endpoint], 1)
-            times: dict[Key, list[float]] = {}
-            peaks: dict[Key, list[Peak]] = {}
+                grids["one server, browser per run"] = ([one], 1)
+            figures = Figures()
             load = os.getloadavg()[0]
             for _ in range(args.repeat):
-                for name, (endpoints, runs_per_browser) in grids.items():
+                for name, (servers, runs_per_browser) in grids.items():
                     GridClient.RUNS_PER_BROWSER = runs_per_browser
                     for workers in WORKERS:
                         seconds, peak = await one_batch(
-                            Path(tmp) / "runs", site, endpoints, workers, args.cases, args.delay
+                            Path(tmp) / "runs", site, servers, workers, args.cases, args.delay
                         )
-                        times.setdefault((name, workers), []).append(seconds)
-                        peaks.setdefault((name, workers), []).append(peak)
+                        figures.add((name, workers), seconds, peak.spent, args.cases, peak)
                 for workers in WORKERS:
-                    seconds = await bare_batch(site, one.endpoint, workers, args.cases, args.delay)
-                    times.setdefault((BARE, workers), []).append(seconds)
+                    seconds, cpu = await bare_batch(site, one, workers, args.cases, args.delay)
+                    figures.add((BARE, workers), seconds, cpu, args.cases)
             print(
                 f"{args.cases} cases per batch, pages delayed {args.delay} s, median of {args.repeat} rounds"
             )
             print(f"load average (1 min): {load:.1f} at the start, {os.getloadavg()[0]:.1f} at the end")
-            print_table(args, times, peaks, baseline)
+            print_table(args, figures, baseline)
             print(f"waypost process baseline {baseline / MB:.0f} MB")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--cases", type=int, default=8)
+    parser.add_argument("--cases", type=int, default=32)
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--delay", type=float, default=1.5)
+    parser.add_argument("--two-servers", action="store_true", help="also measure a grid of two servers")
     parser.add_argument(
         "--browser-per-run",
         action="store_true",

@@ -12,6 +12,7 @@ from typing import Any, Literal
 
 from pydantic import Field
 
+from executor.approval import ApprovalPolicy as ApprovalPolicy  # re-exported: its home for the run contracts
 from planner.metering import ModelUsage
 from planner.models import Contract, PlanMode, new_id, utc_now
 
@@ -68,17 +69,6 @@ class GateVerdict(StrEnum):
     ALLOW = "ALLOW"
     DENY = "DENY"
     NEED_CONFIRM = "NEED_CONFIRM"
-
-
-class ApprovalPolicy(StrEnum):
-    """How NEED_CONFIRM is answered: ask a person, approve every gate, or deny every gate.
-
-    `all` approves gates but never lifts a gate's blocked_actions (e.g. submit under no_submit).
-    """
-
-    ASK = "ask"
-    ALL = "all"
-    NONE = "none"
 
 
 class Approval(Contract):

@@ -131,7 +131,7 @@ class RunController(QObject):
 
     @property
     def hold_requested(self) -> bool:
-        """Pause was asked: the core holds before its next step (executor.pause.Holder)."""
+        """Pause was asked: the core holds before its next step (executor.pause.hold_point)."""
         return not self._released.is_set()
 
     @property

@@ -62,6 +62,13 @@ class PlaywrightServer:
         self._tmp = tempfile.TemporaryDirectory(prefix="waypost-pwserver-", ignore_cleanup_errors=True)
 
     @property
+    def pid(self) -> int:
+        """The server process (its browsers are its descendants)."""
+        if self.process is None:
+            raise RuntimeError("the server is not running")
+        return self.process.pid
+
+    @property
     def endpoint(self) -> str:
         return f"ws://127.0.0.1:{self.port}/"
 

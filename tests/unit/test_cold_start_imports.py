@@ -24,9 +24,9 @@ HEAVY = (
 )
 
 
-def _loaded_after(code: str, tmp_path: Path) -> list[str]:
-    """Top-level heavy packages in sys.modules after running `code` in a new interpreter."""
-    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted({{m.split('.')[0] for m in sys.modules}})))"
+def _modules_after(code: str, tmp_path: Path) -> set[str]:
+    """Every module in sys.modules after running `code` in a new interpreter."""
+    probe = f"{code}\nimport json, sys\nprint(json.dumps(sorted(sys.modules)))"
     env = {
         **os.environ,
         "WAYPOST_CONFIG_DIR": str(tmp_path / "config"),
@@ -38,8 +38,35 @@ def _loaded_after(code: str, tmp_path: Path) -> list[str]:
         [sys.executable, "-c", probe], capture_output=True, text=True, env=env, timeout=120, check=False
     )
     assert done.returncode == 0, done.stderr
-    loaded = set(json.loads(done.stdout.strip().splitlines()[-1]))
-    return sorted(loaded & set(HEAVY))
+    return set(json.loads(done.stdout.strip().splitlines()[-1]))
+
+
+def _loaded_after(code: str, tmp_path: Path) -> list[str]:
+    """Top-level heavy packages in sys.modules after running `code` in a new interpreter."""
+    return sorted({m.split(".")[0] for m in _modules_after(code, tmp_path)} & set(HEAVY))
+
+
+def test_help_loads_the_parser_and_nothing_of_the_commands(tmp_path: Path) -> None:
+    """`waypost --help` needs argparse: no pydantic schema, no contract, no settings."""
+    code = (
+        "import contextlib, io, sys\nfrom app.entry import main\nsys.argv = ['waypost', '--help']\n"
+        "with contextlib.redirect_stdout(io.StringIO()), contextlib.suppress(SystemExit):\n    main()"
+    )
+    loaded = _modules_after(code, tmp_path)
+    ours = {
+        m
+        for m in loaded
+        if m.split(".")[0] in {"app", "executor", "planner", "browser", "receipts", "common"}
+    }
+    assert ours == {
+        "app",
+        "app.entry",
+        "app.cli_parser",
+        "app.cli_batch_args",
+        "executor",
+        "executor.approval",
+    }
+    assert "pydantic" not in loaded
 
 
 def test_importing_the_cli_loads_no_heavy_library(tmp_path: Path) -> None:
@@ -54,6 +81,7 @@ def test_plan_with_the_rules_loads_no_heavy_library(tmp_path: Path) -> None:
         f"'--runs-dir', {str(tmp_path / 'runs')!r}, '--json']) == 0"
     )
     assert _loaded_after(code, tmp_path) == []
+    assert "executor.models" not in _modules_after(code, tmp_path)  # the run contracts: for runs
 
 
 def test_a_core_without_a_model_loads_neither_the_model_client_nor_qt(tmp_path: Path) -> None:
