@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from app import cli_batch_args, cli_eval, cli_voice
+from app import cli_batch_args, cli_eval, cli_mcp, cli_voice
 from app.cli_errors import (
     EnvironmentProblem,
     check_display,
@@ -122,6 +122,7 @@ def _parser() -> argparse.ArgumentParser:
     common(doctor)
     cli_eval.add_parser(sub)
     cli_batch_args.add_parser(sub)
+    cli_mcp.add_parsers(sub)
     return parser
 
 
@@ -347,6 +348,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         "transcribe": cli_voice.cmd_transcribe,
         "eval": cli_eval.cmd_eval,
         "batch": _cmd_batch,
+        "mcp": cli_mcp.cmd_mcp,
+        "approve": cli_mcp.cmd_approve,
     }
     command = commands[args.command]
 
@@ -363,7 +366,7 @@ def _bad_input_errors() -> tuple[type[BaseException], ...]:
     names = _BAD_INPUT_ERRORS
     found = (getattr(sys.modules[module], name, None) for module, name in names if module in sys.modules)
     loaded = tuple(e for e in found if isinstance(e, type) and issubclass(e, BaseException))
-    return (BadInput, SettingsError, cli_voice.VoiceInputError, *loaded)
+    return (BadInput, SettingsError, cli_voice.VoiceInputError, cli_mcp.ApproveError, *loaded)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -13,6 +13,7 @@ from pathlib import Path
 from pydantic import SecretStr
 
 from browser.models import LaunchOptions
+from common.secrecy import placeholder_names
 from executor.checkpoint_store import CheckpointStore, RunSummary
 from executor.conductor import RunConductor
 from executor.confirm import ConfirmHandler
@@ -180,6 +181,7 @@ class AgentCore:
         """Gives a run its declared secrets again, in memory only (the window asks for them)."""
         plan = self.store.load_plan(run_id)
         declared = {ref.name for ref in (plan.task.secrets if plan.task else [])}
+        declared |= set(placeholder_names(plan.model_dump_json()))  # a plan's own placeholders
         unknown = sorted(set(secrets) - declared)
         if unknown:
             raise UndeclaredSecret(f"run {run_id!r} declared no secret named {', '.join(unknown)}")
