@@ -11,6 +11,7 @@ from __future__ import annotations
 import hmac
 import os
 import secrets
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -71,10 +72,15 @@ def http_app(server: MCPServer[Any], token: str, port: int) -> ASGIApp:
 
 
 async def serve_http(server: MCPServer[Any], port: int) -> None:
+    """Binds first, then says where: a client that read the line can connect at once."""
     import uvicorn
 
     token, path = server_token()
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    sock.bind((HOST, port))
+    sock.listen(128)  # connections queue from now on, before uvicorn takes the socket
     where = f"token in {path}" if path is not None else "token from WAYPOST_MCP_TOKEN"
     print(f"waypost mcp: http://{HOST}:{port}/mcp ({where})", file=sys.stderr, flush=True)
-    config = uvicorn.Config(http_app(server, token, port), host=HOST, port=port, log_level="warning")
-    await uvicorn.Server(config).serve()
+    config = uvicorn.Config(http_app(server, token, port), log_level="warning")
+    await uvicorn.Server(config).serve(sockets=[sock])
