@@ -31,7 +31,9 @@ def http_server(waypost_home: Path) -> Iterator[str]:
     argv = [sys.executable, "-m", "app", "mcp", "--http", "--port", str(port)]
     argv += ["--runs-dir", str(waypost_home / "runs")]
     env = waypost_env({"WAYPOST_MCP_TOKEN": TOKEN})
-    proc = subprocess.Popen(argv, cwd=ROOT, env=env, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(
+        argv, cwd=ROOT, env=env, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True
+    )
     try:
         assert proc.stderr is not None
         announced = proc.stderr.readline()  # printed once the port is bound
@@ -46,9 +48,7 @@ async def test_http_needs_the_token(http_server: str) -> None:
     async with httpx2.AsyncClient() as plain:
         answer = await plain.post(http_server, json={"jsonrpc": "2.0", "id": 1, "method": "tools/list"})
         assert answer.status_code == 401
-        wrong = await plain.post(
-            http_server, json={}, headers={"Authorization": "Bearer nope"}
-        )
+        wrong = await plain.post(http_server, json={}, headers={"Authorization": "Bearer nope"})
         assert wrong.status_code == 401
     headers = {"Authorization": f"Bearer {TOKEN}"}
     async with (
@@ -62,7 +62,15 @@ async def test_http_needs_the_token(http_server: str) -> None:
 
 def test_approve_needs_a_terminal(waypost_home: Path) -> None:
     done = subprocess.run(
-        [sys.executable, "-m", "app", "approve", "run_0123456789ab", "--runs-dir", str(waypost_home / "runs")],
+        [
+            sys.executable,
+            "-m",
+            "app",
+            "approve",
+            "run_0123456789ab",
+            "--runs-dir",
+            str(waypost_home / "runs"),
+        ],
         cwd=ROOT,
         env=waypost_env(),
         stdin=subprocess.DEVNULL,

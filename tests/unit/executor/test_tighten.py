@@ -45,7 +45,9 @@ def test_no_submit_joins_the_task_constraints() -> None:
     assert tighten(base, Restrictions(no_submit=True)).task.constraints.no_submit  # type: ignore[union-attr]
 
 
-@pytest.mark.parametrize("bad", [{"approve": "all"}, {"blocked_actions": ["Submit Now"]}, {"no_submit": "maybe"}])
+@pytest.mark.parametrize(
+    "bad", [{"approve": "all"}, {"blocked_actions": ["Submit Now"]}, {"no_submit": "maybe"}]
+)
 def test_only_known_restrictions_in_their_own_shape(bad: dict[str, object]) -> None:
     with pytest.raises(ValidationError):
         Restrictions.model_validate(bad)
