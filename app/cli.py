@@ -79,6 +79,7 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--approve", choices=[p.value for p in ApprovalPolicy])
     run.add_argument("--headed", action="store_true", help="show the browser window")
     run.add_argument("--unsafe", action="store_true", help="turn safe mode off (plan gates still ask)")
+    run.add_argument("--trace", action="store_true", help="record a Playwright trace into the run folder")
     cli_voice.add_run_audio_arguments(run)
     add_secret_arguments(run)
     common(run)
@@ -88,12 +89,15 @@ def _parser() -> argparse.ArgumentParser:
     resume.add_argument("run_id")
     resume.add_argument("--approve", choices=[p.value for p in ApprovalPolicy])
     resume.add_argument("--headed", action="store_true")
+    resume.add_argument("--trace", action="store_true", help="record a Playwright trace of this leg")
     common(resume)
 
     receipts = sub.add_parser(
-        "receipts", help="list, show, verify or export a run's receipts; key: this install's public key"
+        "receipts",
+        help="list, show, verify or export a run's receipts; trace: open its Playwright trace; "
+        "key: this install's public key",
     )
-    receipts.add_argument("action", choices=["list", "show", "verify", "export", "key"])
+    receipts.add_argument("action", choices=["list", "show", "verify", "export", "key", "trace"])
     receipts.add_argument("run", nargs="?", help="a run id or a run folder")
     receipts.add_argument(
         "--trust",
@@ -130,6 +134,8 @@ def _settings(args: argparse.Namespace) -> Settings:
     overrides: dict[str, Any] = {"runs_dir": getattr(args, "runs_dir", None)}
     if getattr(args, "headed", False):
         overrides["headless"] = False
+    if getattr(args, "trace", False):
+        overrides["trace"] = True
     if getattr(args, "unsafe", False):
         overrides["safe_mode"] = False
     if getattr(args, "approve", None):

@@ -31,12 +31,14 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     mcp.add_argument("--port", type=int, default=8767, help="--http: the port (default 8767)")
     mcp.add_argument("--runs-dir", type=Path)
     mcp.add_argument("--headed", action="store_true", help="show the browser window")
+    mcp.add_argument("--trace", action="store_true", help="record a Playwright trace of each run")
     add_secret_arguments(mcp)
 
     approve = sub.add_parser("approve", help="answer the gate a run waits at (needs a terminal)")
     approve.add_argument("run_id")
     approve.add_argument("--runs-dir", type=Path)
     approve.add_argument("--headed", action="store_true")
+    approve.add_argument("--trace", action="store_true", help="record a Playwright trace of the rest")
     approve.add_argument("--json", action="store_true", help="print the run bundle as JSON at the end")
     add_secret_arguments(approve)
 

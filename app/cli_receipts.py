@@ -13,6 +13,7 @@ from app.settings import Settings
 from receipts.attest import check_run, trust
 from receipts.errors import RunFolderError
 from receipts.keys import install_key, trusted_key
+from receipts.layout import RunFolder
 from receipts.models import ActionRecord
 from receipts.report import describe_target, export_report, read_records
 from receipts.runs import list_runs, resolve_run
@@ -44,6 +45,8 @@ def receipts_command(args: argparse.Namespace, settings: Settings, emit: Emit) -
         check = check_run(folder.root, trusted)
         emit(args, check.as_dict(), check.summary())
         return 0 if check.ok else 1
+    if args.action == "trace":
+        return open_trace(folder)
     if args.action == "export":
         _check_out(args.out, force=bool(getattr(args, "force", False)))
         out = export_report(folder.root, args.out, trusted=trusted)
@@ -60,6 +63,16 @@ def receipts_command(args: argparse.Namespace, settings: Settings, emit: Emit) -
         lines.append(f"{r.seq:>4} {kind:<9} {target:<40}{value}  -> {r.outcome.status}  {after}")
     emit(args, [json.loads(r.model_dump_json()) for r in records], "\n".join(lines))
     return 0
+
+
+def open_trace(folder: RunFolder) -> int:
+    """Opens the run's trace.zip in Playwright's trace viewer (its own CLI), after checking the run."""
+    import subprocess
+    import sys
+
+    if not folder.trace.is_file():
+        raise RunFolderError(f"run {folder.run_id} has no trace (record one with waypost run --trace)")
+    return subprocess.call([sys.executable, "-m", "playwright", "show-trace", str(folder.trace)])
 
 
 def _key(args: argparse.Namespace, emit: Emit) -> int:

@@ -99,6 +99,7 @@ def build_core(settings: Settings, *, tools: Mapping[str, Tool] | None = None) -
             launch_options=launch_options(settings),
             secrets=secrets,
             signer=install_key(),
+            trace=settings.trace,
         ),
         launch_options=launch_options(settings),
     )
