@@ -4,12 +4,14 @@ run that typed a secret keeps a trace without one byte of it (no pictures, every
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import subprocess
 import sys
 import zipfile
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from playwright.sync_api import sync_playwright
@@ -85,17 +87,48 @@ def test_a_traced_run_keeps_a_signed_trace_the_viewer_loads(
 
 
 def test_a_run_with_a_secret_has_no_byte_of_it_in_its_trace(
-    waypost_home: Path, site: FixtureSite, capsys: pytest.CaptureFixture[str]
+    waypost_home: Path,
+    site: FixtureSite,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    task = f"Fill the login form at {site.url('/login.html')} with username bob and password {SECRET}, don't submit"
-    folder = traced_run(capsys, waypost_home, task)
+    """hostile/echo.html shows the typed password back as text, in base64 and in the address bar."""
+    page = site.url("/hostile/echo.html")
+    fill = {"kind": "fill", "target": {"label": "Password"}, "value": "{{secret:pw}}"}
+    plan = {
+        "mode": "B",
+        "task": {"user_query": "type my password", "constraints": {"no_submit": True}},
+        "steps": [{"step_id": "a1", "type": "ACT", "inputs": {"url": page, "actions": [fill]}}],
+    }
+    plan_file = waypost_home / "plan.json"
+    plan_file.write_text(json.dumps(plan), encoding="utf-8")
+    monkeypatch.setenv("TRACE_TEST_PW", SECRET)
+    argv = [
+        "run",
+        "--plan",
+        str(plan_file),
+        "--approve",
+        "all",
+        "--trace",
+        "--secret",
+        "pw=env:TRACE_TEST_PW",
+    ]
+    main([*argv, "--json"])
+    bundle = json.loads(capsys.readouterr().out)
+    assert bundle["actions_taken"] == ["navigate:ok", "fill:ok"], bundle["reason"]
+    folder = waypost_home / "data" / "runs" / str(bundle["run_id"])
     trace = folder / "trace.zip"
     assert trace.is_file(), "a trace scrubbed of the secret is kept"
-    raw = trace.read_bytes()
     unpacked = entries(trace)
-    assert SECRET.encode() not in raw
-    assert not any(SECRET.encode() in data for data in unpacked.values())
-    assert not any(n.endswith((".jpeg", ".png")) for n in unpacked)  # no pictures of a page with it
+    assert not any(
+        form in data for data in [trace.read_bytes(), *unpacked.values()] for form in forms(SECRET)
+    )
+    assert not any(n.endswith((".jpeg", ".png")) for n in unpacked)  # no pictures of a page showing it
     assert check_run(folder).ok
     text = shown_by_trace_viewer(trace, "Fill")
     assert SECRET not in text and "[REDACTED]" in text
+
+
+def forms(value: str) -> list[bytes]:
+    raw = value.encode()
+    return [raw, quote(value, safe="").encode(), base64.b64encode(raw), base64.b64encode(raw).rstrip(b"=")]
