@@ -119,6 +119,9 @@ def _parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="re-run a recorded run's actions without a model; report drift")
     replay.add_argument("run", help="a run id or a run folder")
     replay.add_argument("--include-risky", action="store_true", help="also replay submit/pay/delete clicks")
+    replay.add_argument(
+        "--heal", action="store_true", help="re-find targets the page changed; each heal is reported as drift"
+    )
     replay.add_argument("--headed", action="store_true")
     common(replay)
 
@@ -305,6 +308,8 @@ async def _cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
         launch_options=launch_options(settings),
         include_risky=args.include_risky,
         signer=install_key(),
+        heal=args.heal,
+        confirm=_confirm_handler(ApprovalPolicy.ASK) if args.heal else None,  # a heal asks on a terminal
     )
     _emit(args, report.to_dict(), report.summary())
     return 0 if report.ok else 1
