@@ -1,5 +1,5 @@
-"""Replay that heals: a run recorded on the sign-up page (v1, targets by id) is replayed against its
-redesign (v2: new ids and classes, another layout, fields reordered). With --heal every action is
+"""Replay that heals: a run recorded on the demo site's sign-up page (v1, targets by id) is replayed
+against its redesign (v2: new ids and classes, another layout, fields reordered). With --heal every action is
 found again, each heal is reported as drift with the target before and after and both screenshots,
 and the original run's gate is asked again; against v1 the same replay reports no drift."""
 
@@ -11,18 +11,16 @@ from pathlib import Path
 
 import pytest
 
-from browser.driver import PlaywrightDriver
 from executor.models import RunStatus
-from executor.replay import ReplayReport, replay_run
-from receipts.layout import RunFolder
-from receipts.recorder import JsonlRecorder
-from receipts.verify import verify
 from tests.integration.act.conftest import ActHarness, Answer, act_plan
+from tests.integration.act.test_replay import replay
 from tests.support.site import FixtureSite
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]
 
-HEAL_PAGES = Path(__file__).resolve().parents[2] / "fixtures" / "heal"
+ROOT = Path(__file__).resolve().parents[3]
+V1 = ROOT / "app" / "demo" / "site" / "signup.html"  # the demo page as it is
+V2 = ROOT / "tests" / "fixtures" / "heal" / "v2" / "signup.html"  # the same page, redesigned
 ACTIONS = [
     {"kind": "fill", "target": {"selector": "#name"}, "value": "Ada Lovelace"},
     {"kind": "fill", "target": {"selector": "#email"}, "value": "ada@example.com"},
@@ -33,24 +31,12 @@ ACTIONS = [
 
 @pytest.fixture
 def versioned_site(tmp_path: Path) -> Iterator[FixtureSite]:
-    """Serves heal/v1 until a test points it at heal/v2 (same address, the page redesigned)."""
+    """Serves v1 until a test puts v2 in its place (same address, the page redesigned)."""
     root = tmp_path / "site"
-    shutil.copytree(HEAL_PAGES / "v1", root)
+    root.mkdir()
+    shutil.copy(V1, root / "signup.html")
     with FixtureSite(root) as running:
         yield running
-
-
-async def replay(harness: ActHarness, run_dir: Path, name: str, asked: Answer) -> ReplayReport:
-    driver = await PlaywrightDriver.on_browser(harness.browser)
-    folder = RunFolder(harness.runs_dir.parent / "replays" / name)
-    recorder = await JsonlRecorder.open(folder, fsync=False)
-    try:
-        report = await replay_run(run_dir, driver, recorder, confirm=asked, heal=True)
-        await recorder.finish("REPLAY_OK" if report.ok else "REPLAY_DRIFT", reason=report.summary())
-    finally:
-        await driver.close()
-    assert verify(folder.root).ok  # the replay leaves its own verifiable receipts
-    return report
 
 
 async def test_a_redesigned_page_is_healed_step_by_step_and_v1_shows_no_drift(
@@ -66,15 +52,14 @@ async def test_a_redesigned_page_is_healed_step_by_step_and_v1_shows_no_drift(
     run_dir = act_harness.runs_dir / bundle.run_id
 
     on_v1 = Answer()
-    same = await replay(act_harness, run_dir, "replay_v1", on_v1)
+    same = await replay(act_harness, run_dir, "replay_v1", on_v1, heal=True)
     assert same.ok, same.summary()
     assert all(s.heal is None for s in same.steps)
     assert len(on_v1.requests) == 1  # the original run's gate, asked again
 
-    shutil.rmtree(versioned_site.root)
-    shutil.copytree(HEAL_PAGES / "v2", versioned_site.root)
+    shutil.copy(V2, versioned_site.root / "signup.html")
     on_v2 = Answer()
-    healed = await replay(act_harness, run_dir, "replay_v2", on_v2)
+    healed = await replay(act_harness, run_dir, "replay_v2", on_v2, heal=True)
     assert len(on_v2.requests) == 1  # same gate, asked before anything is healed
     acted = [s for s in healed.steps if s.kind != "navigate"]
     assert [s.status for s in acted] == ["ok"] * 4, healed.to_dict()
