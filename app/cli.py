@@ -45,6 +45,7 @@ _BAD_INPUT_ERRORS = (
     ("executor.checkpoint_store", "CheckpointStoreError"),
     ("receipts.errors", "ReceiptsError"),
     ("browser.discovery", "ChromiumNotFound"),
+    ("app.profiles", "ProfileError"),
 )
 
 EXIT_BAD_INPUT = 2
@@ -80,6 +81,9 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("--headed", action="store_true", help="show the browser window")
     run.add_argument("--unsafe", action="store_true", help="turn safe mode off (plan gates still ask)")
     run.add_argument("--trace", action="store_true", help="record a Playwright trace into the run folder")
+    run.add_argument(
+        "--profile", metavar="NAME", help="a persistent browser profile of yours (kept between runs)"
+    )
     cli_voice.add_run_audio_arguments(run)
     add_secret_arguments(run)
     common(run)
@@ -90,6 +94,7 @@ def _parser() -> argparse.ArgumentParser:
     resume.add_argument("--approve", choices=[p.value for p in ApprovalPolicy])
     resume.add_argument("--headed", action="store_true")
     resume.add_argument("--trace", action="store_true", help="record a Playwright trace of this leg")
+    resume.add_argument("--profile", metavar="NAME", help="a persistent browser profile of yours")
     common(resume)
 
     receipts = sub.add_parser(
@@ -139,6 +144,8 @@ def _settings(args: argparse.Namespace) -> Settings:
         overrides["headless"] = False
     if getattr(args, "trace", False):
         overrides["trace"] = True
+    if getattr(args, "profile", None):
+        overrides["profile"] = args.profile
     if getattr(args, "unsafe", False):
         overrides["safe_mode"] = False
     if getattr(args, "approve", None):

@@ -32,6 +32,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     mcp.add_argument("--runs-dir", type=Path)
     mcp.add_argument("--headed", action="store_true", help="show the browser window")
     mcp.add_argument("--trace", action="store_true", help="record a Playwright trace of each run")
+    mcp.add_argument("--profile", metavar="NAME", help="a persistent browser profile of yours")
     add_secret_arguments(mcp)
 
     approve = sub.add_parser("approve", help="answer the gate a run waits at (needs a terminal)")
@@ -39,6 +40,7 @@ def add_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> Non
     approve.add_argument("--runs-dir", type=Path)
     approve.add_argument("--headed", action="store_true")
     approve.add_argument("--trace", action="store_true", help="record a Playwright trace of the rest")
+    approve.add_argument("--profile", metavar="NAME", help="a persistent browser profile of yours")
     approve.add_argument("--json", action="store_true", help="print the run bundle as JSON at the end")
     add_secret_arguments(approve)
 

@@ -46,6 +46,8 @@ class Settings(BaseModel):
     planner: Literal["rules", "llm", "auto"] = "auto"
     safe_mode: bool = True
     headless: bool = True
+    #: A persistent browser profile by name (app/profiles.py); None: a fresh profile per run.
+    profile: str | None = None
     #: Record a Playwright trace of each run into its folder (trace.zip, covered by the signature).
     trace: bool = False
     approve: ApprovalPolicy = ApprovalPolicy.ASK

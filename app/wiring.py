@@ -106,8 +106,14 @@ def build_core(settings: Settings, *, tools: Mapping[str, Tool] | None = None) -
 
 
 def launch_options(settings: Settings) -> LaunchOptions:
+    from app.profiles import profile_dir
+
+    profile = str(profile_dir(settings.profile)) if settings.profile else None
     return LaunchOptions(
-        headless=settings.headless, executable=settings.browser_path, cdp_url=settings.cdp_url
+        headless=settings.headless,
+        executable=settings.browser_path,
+        cdp_url=settings.cdp_url,
+        user_data_dir=profile,
     )
 
 
