@@ -21,6 +21,7 @@ from mcp.server.transport_security import TransportSecuritySettings
 from starlette.types import ASGIApp, Receive, Scope, Send
 
 from common.paths import data_dir
+from common.secrecy import scrub
 
 HOST = "127.0.0.1"
 TOKEN_FILE = "mcp-http-token"
@@ -37,7 +38,7 @@ def server_token(environ: dict[str, str] | None = None) -> tuple[str, Path | Non
     path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(token + "\n")
+        fh.write(scrub(token) + "\n")  # the token itself: no live secret is part of it
     return token, path
 
 
@@ -81,6 +82,6 @@ async def serve_http(server: MCPServer[Any], port: int) -> None:
     sock.bind((HOST, port))
     sock.listen(128)  # connections queue from now on, before uvicorn takes the socket
     where = f"token in {path}" if path is not None else "token from WAYPOST_MCP_TOKEN"
-    print(f"waypost mcp: http://{HOST}:{port}/mcp ({where})", file=sys.stderr, flush=True)
+    print(scrub(f"waypost mcp: http://{HOST}:{port}/mcp ({where})"), file=sys.stderr, flush=True)
     config = uvicorn.Config(http_app(server, token, port), log_level="warning")
     await uvicorn.Server(config).serve(sockets=[sock])

@@ -13,6 +13,7 @@ import os
 from datetime import UTC, datetime
 from pathlib import Path
 
+from common.secrecy import scrub
 from executor.checkpoint_store import RunSummary
 
 CHANNEL_RUNS = "mcp-runs.jsonl"
@@ -24,7 +25,7 @@ def note_channel_run(runs_dir: Path, run_id: str, task: str) -> None:
     path = runs_dir / CHANNEL_RUNS
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     with os.fdopen(fd, "a", encoding="utf-8") as fh:
-        fh.write(line + "\n")
+        fh.write(scrub(line) + "\n")  # a task names secrets by placeholder only; scrub all the same
 
 
 def channel_run_ids(runs_dir: Path) -> set[str]:
