@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import base64
 import json
+import os
 import re
+import signal
 import subprocess
-import sys
 import zipfile
 from pathlib import Path
 from urllib.parse import quote
@@ -17,6 +18,7 @@ import pytest
 from playwright.sync_api import sync_playwright
 
 from app.cli import main
+from app.cli_receipts import viewer_command
 from browser.discovery import find_chromium
 from receipts.attest import check_run
 from tests.support.site import FixtureSite
@@ -39,13 +41,18 @@ def entries(trace: Path) -> dict[str, bytes]:
 
 
 def shown_by_trace_viewer(trace: Path, expect: str) -> str:
-    """Serves the trace with Playwright's CLI, opens the viewer in Chromium, returns its text once
-    `expect` (an action title) is shown."""
+    """Serves the trace as `waypost receipts trace` does, opens the viewer in the Chromium Waypost
+    drives, returns its text once `expect` (an action title) is shown. The viewer runs in a session
+    of its own, so that its Node server (a child of Playwright's Python wrapper) is stopped with it,
+    and without a display, so that it opens no tab on a developer's desktop."""
+    quiet = {k: v for k, v in os.environ.items() if k not in ("DISPLAY", "WAYLAND_DISPLAY")}
     viewer = subprocess.Popen(
-        [sys.executable, "-m", "playwright", "show-trace", "--host", "127.0.0.1", "--port", "0", str(trace)],
+        viewer_command(trace),
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        env=quiet,
+        start_new_session=True,
     )
     try:
         assert viewer.stdout is not None
@@ -64,7 +71,7 @@ def shown_by_trace_viewer(trace: Path, expect: str) -> str:
             browser.close()
         return text
     finally:
-        viewer.terminate()
+        os.killpg(viewer.pid, signal.SIGTERM)
         viewer.wait(timeout=30)
 
 
