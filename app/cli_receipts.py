@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from app.settings import Settings
+from common.secrecy import scrub
 from receipts.attest import TrustedKey, check_run, trust
 from receipts.errors import RunFolderError
 from receipts.keys import install_key, trusted_key
@@ -91,11 +92,8 @@ def open_trace(folder: RunFolder, trusted: Sequence[TrustedKey]) -> int:
     if not folder.trace.is_file():
         raise RunFolderError(f"run {folder.run_id} has no trace (record one with waypost run --trace)")
     check = check_run(folder.root, trusted)
-    print(
-        check.summary() if check.ok else f"{check.summary()}\nthis trace may not be what the run recorded",
-        file=sys.stderr,
-    )
-    print("Ctrl-C stops the viewer.", file=sys.stderr)
+    doubt = "" if check.ok else "\nthe trace may not be what the run recorded"
+    print(scrub(f"{check.summary()}{doubt}\nCtrl-C stops the viewer."), file=sys.stderr)
     try:
         return subprocess.call(viewer_command(folder.trace))
     except KeyboardInterrupt:
