@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from app import cli_eval, cli_voice
+from app import cli_eval, cli_mcp, cli_voice
 from app.cli_errors import (
     EnvironmentProblem,
     check_display,
@@ -55,6 +55,7 @@ _BAD_INPUT_ERRORS = (
     ("receipts.errors", "ReceiptsError"),
     ("browser.discovery", "ChromiumNotFound"),
     ("browser.deadline", "BrowserDidNotStart"),
+    ("app.profiles", "ProfileError"),
 )
 
 EXIT_BAD_INPUT = 2
@@ -68,6 +69,10 @@ def _settings(args: argparse.Namespace) -> Settings:
     overrides: dict[str, Any] = {"runs_dir": getattr(args, "runs_dir", None)}
     if getattr(args, "headed", False):
         overrides["headless"] = False
+    if getattr(args, "trace", False):
+        overrides["trace"] = True
+    if getattr(args, "profile", None):
+        overrides["profile"] = args.profile
     if getattr(args, "unsafe", False):
         overrides["safe_mode"] = False
     if getattr(args, "approve", None):
@@ -275,6 +280,8 @@ async def _cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
         launch_options=launch_options(settings),
         include_risky=args.include_risky,
         signer=install_key(),
+        heal=args.heal,
+        confirm=_confirm_handler(ApprovalPolicy.ASK) if args.heal else None,  # a heal asks on a terminal
     )
     _emit(args, report.to_dict(), report.summary())
     return 0 if report.ok else 1
@@ -327,6 +334,8 @@ def _dispatch(args: argparse.Namespace) -> int:
         "transcribe": cli_voice.cmd_transcribe,
         "eval": cli_eval.cmd_eval,
         "batch": _cmd_batch,
+        "mcp": cli_mcp.cmd_mcp,
+        "approve": cli_mcp.cmd_approve,
     }
     command = commands[args.command]
 
@@ -344,7 +353,7 @@ def _bad_input_errors() -> tuple[type[BaseException], ...]:
     names = _BAD_INPUT_ERRORS
     found = (getattr(sys.modules[module], name, None) for module, name in names if module in sys.modules)
     loaded = tuple(e for e in found if isinstance(e, type) and issubclass(e, BaseException))
-    return (BadInput, SettingsError, cli_voice.VoiceInputError, *loaded)
+    return (BadInput, SettingsError, cli_voice.VoiceInputError, cli_mcp.ApproveError, *loaded)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

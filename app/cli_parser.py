@@ -38,6 +38,10 @@ def build_parser() -> argparse.ArgumentParser:
     run.add_argument("--approve", choices=[p.value for p in ApprovalPolicy])
     run.add_argument("--headed", action="store_true", help="show the browser window")
     run.add_argument("--unsafe", action="store_true", help="turn safe mode off (plan gates still ask)")
+    run.add_argument("--trace", action="store_true", help="record a Playwright trace into the run folder")
+    run.add_argument(
+        "--profile", metavar="NAME", help="a persistent browser profile of yours (kept between runs)"
+    )
     _add_run_audio_arguments(run)
     _add_secret_arguments(run)
     common(run)
@@ -47,13 +51,17 @@ def build_parser() -> argparse.ArgumentParser:
     resume.add_argument("run_id")
     resume.add_argument("--approve", choices=[p.value for p in ApprovalPolicy])
     resume.add_argument("--headed", action="store_true")
+    resume.add_argument("--trace", action="store_true", help="record a Playwright trace of this leg")
+    resume.add_argument("--profile", metavar="NAME", help="a persistent browser profile of yours")
     _add_secret_arguments(resume)
     common(resume)
 
     receipts = sub.add_parser(
-        "receipts", help="list, show, verify or export a run's receipts; key: this install's public key"
+        "receipts",
+        help="list, show, verify or export a run's receipts; trace: open its Playwright trace; "
+        "key: this install's public key",
     )
-    receipts.add_argument("action", choices=["list", "show", "verify", "export", "key"])
+    receipts.add_argument("action", choices=["list", "show", "verify", "export", "key", "trace"])
     receipts.add_argument("run", nargs="?", help="a run id or a run folder")
     receipts.add_argument(
         "--trust",
@@ -75,6 +83,9 @@ def build_parser() -> argparse.ArgumentParser:
     replay = sub.add_parser("replay", help="re-run a recorded run's actions without a model; report drift")
     replay.add_argument("run", help="a run id or a run folder")
     replay.add_argument("--include-risky", action="store_true", help="also replay submit/pay/delete clicks")
+    replay.add_argument(
+        "--heal", action="store_true", help="re-find targets the page changed; each heal is reported as drift"
+    )
     replay.add_argument("--headed", action="store_true")
     common(replay)
 
@@ -82,6 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     common(doctor)
     _add_eval_parser(sub)
     add_batch_parser(sub)
+    _add_mcp_parsers(sub)
     return parser
 
 
@@ -112,6 +124,26 @@ def _add_eval_parser(sub: Any) -> None:
     ev.add_argument(
         "--no-baseline", action="store_true", help="with a model: skip the rules' run of the same tasks"
     )
+
+
+def _add_mcp_parsers(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    mcp = sub.add_parser("mcp", help="serve Waypost to an assistant over MCP (stdio, or --http on 127.0.0.1)")
+    mcp.add_argument("--http", action="store_true", help="streamable HTTP on 127.0.0.1 with a token")
+    mcp.add_argument("--port", type=int, default=8767, help="--http: the port (default 8767)")
+    mcp.add_argument("--runs-dir", type=Path)
+    mcp.add_argument("--headed", action="store_true", help="show the browser window")
+    mcp.add_argument("--trace", action="store_true", help="record a Playwright trace of each run")
+    mcp.add_argument("--profile", metavar="NAME", help="a persistent browser profile of yours")
+    _add_secret_arguments(mcp)
+
+    approve = sub.add_parser("approve", help="answer the gate a run waits at (needs a terminal)")
+    approve.add_argument("run_id")
+    approve.add_argument("--runs-dir", type=Path)
+    approve.add_argument("--headed", action="store_true")
+    approve.add_argument("--trace", action="store_true", help="record a Playwright trace of the rest")
+    approve.add_argument("--profile", metavar="NAME", help="a persistent browser profile of yours")
+    approve.add_argument("--json", action="store_true", help="print the run bundle as JSON at the end")
+    _add_secret_arguments(approve)
 
 
 def _add_secret_arguments(parser: argparse.ArgumentParser) -> None:

@@ -1,18 +1,22 @@
-"""`waypost receipts list|show|verify|export RUN` and `receipts key`: QA's view of what a run did, and
-proof of who recorded it and that it is untouched (docs/architecture.md, "Signed receipts")."""
+"""`waypost receipts list|show|verify|export|trace RUN` and `receipts key`: QA's view of what a run
+did, and proof of who recorded it and that it is untouched (docs/architecture.md, "Signed receipts")."""
 
 from __future__ import annotations
 
 import argparse
 import json
-from collections.abc import Callable
+import subprocess
+import sys
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
 from app.settings import Settings
-from receipts.attest import check_run, trust
+from common.secrecy import scrub
+from receipts.attest import TrustedKey, check_run, trust
 from receipts.errors import RunFolderError
 from receipts.keys import install_key, trusted_key
+from receipts.layout import RunFolder
 from receipts.models import ActionRecord
 from receipts.report import describe_target, export_report, read_records
 from receipts.runs import list_runs, resolve_run
@@ -44,6 +48,8 @@ def receipts_command(args: argparse.Namespace, settings: Settings, emit: Emit) -
         check = check_run(folder.root, trusted)
         emit(args, check.as_dict(), check.summary())
         return 0 if check.ok else 1
+    if args.action == "trace":
+        return open_trace(folder, trusted)
     if args.action == "export":
         _check_out(args.out, force=bool(getattr(args, "force", False)))
         out = export_report(folder.root, args.out, trusted=trusted)
@@ -60,6 +66,38 @@ def receipts_command(args: argparse.Namespace, settings: Settings, emit: Emit) -
         lines.append(f"{r.seq:>4} {kind:<9} {target:<40}{value}  -> {r.outcome.status}  {after}")
     emit(args, [json.loads(r.model_dump_json()) for r in records], "\n".join(lines))
     return 0
+
+
+def viewer_command(trace: Path) -> list[str]:
+    """Playwright's trace viewer serving `trace` on 127.0.0.1 (any free port; it prints the address
+    and opens it in the desktop's browser when there is one). Served, not launched in its own window,
+    because that window needs a Chromium downloaded by Playwright, and Waypost often drives a system
+    one (docs/architecture.md, "Traces")."""
+    return [
+        sys.executable,
+        "-m",
+        "playwright",
+        "show-trace",
+        "--host",
+        "127.0.0.1",
+        "--port",
+        "0",
+        str(trace),
+    ]
+
+
+def open_trace(folder: RunFolder, trusted: Sequence[TrustedKey]) -> int:
+    """Says whether the run's receipts verify (they cover trace.zip), then serves its trace in
+    Playwright's trace viewer until Ctrl-C."""
+    if not folder.trace.is_file():
+        raise RunFolderError(f"run {folder.run_id} has no trace (record one with waypost run --trace)")
+    check = check_run(folder.root, trusted)
+    doubt = "" if check.ok else "\nthe trace may not be what the run recorded"
+    print(scrub(f"{check.summary()}{doubt}\nCtrl-C stops the viewer."), file=sys.stderr)
+    try:
+        return subprocess.call(viewer_command(folder.trace))
+    except KeyboardInterrupt:
+        return 0
 
 
 def _key(args: argparse.Namespace, emit: Emit) -> int:

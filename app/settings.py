@@ -59,6 +59,10 @@ class Settings(BaseModel):
     planner: Literal["rules", "llm", "auto"] = "auto"
     safe_mode: bool = True
     headless: bool = True
+    #: A persistent browser profile by name (app/profiles.py); None: a fresh profile per run.
+    profile: str | None = None
+    #: Record a Playwright trace of each run into its folder (trace.zip, covered by the signature).
+    trace: bool = False
     approve: ApprovalPolicy = ApprovalPolicy.ASK
     browser_path: str | None = None
     cdp_url: str | None = None
@@ -127,6 +131,7 @@ _ENV: dict[str, str] = {
     "WAYPOST_SAFE_MODE": "safe_mode",
     "WAYPOST_VOICE_URL": "voice_base_url",
     "WAYPOST_MODEL_IMAGES": "model_images",
+    "WAYPOST_TRACE": "trace",
     "WAYPOST_MODEL_TIMEOUT_S": "llm_timeout_s",
     "WAYPOST_PLANNING_DEADLINE_S": "planning_deadline_s",
     "WAYPOST_PLANNER": "planner",
@@ -143,7 +148,7 @@ def _from_env(env: Mapping[str, str]) -> dict[str, Any]:
         raw = env.get(var)
         if raw is None or raw == "":
             continue
-        if key in {"headless", "safe_mode", "model_images"}:
+        if key in {"headless", "safe_mode", "model_images", "trace"}:
             if raw.lower() not in _BOOL:
                 raise SettingsError(f"{var}={raw!r}: expected one of {', '.join(sorted(_BOOL))}")
             values[key] = _BOOL[raw.lower()]

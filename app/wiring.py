@@ -100,14 +100,21 @@ def build_core(settings: Settings, *, tools: Mapping[str, Tool] | None = None) -
             launch_options=launch_options(settings),
             secrets=secrets,
             signer=install_key(),
+            trace=settings.trace,
         ),
         launch_options=launch_options(settings),
     )
 
 
 def launch_options(settings: Settings) -> LaunchOptions:
+    from app.profiles import profile_dir
+
+    profile = str(profile_dir(settings.profile)) if settings.profile else None
     return LaunchOptions(
-        headless=settings.headless, executable=settings.browser_path, cdp_url=settings.cdp_url
+        headless=settings.headless,
+        executable=settings.browser_path,
+        cdp_url=settings.cdp_url,
+        user_data_dir=profile,
     )
 
 

@@ -35,6 +35,7 @@ from browser.observe import DEFAULT_MAX_CHARS, observe
 from browser.page_source import FetchedBody, PageHtml, current_page, fetch_body, load_page
 from browser.secrets import SecretVault
 from browser.session import BrowserSession
+from browser.tracing import TraceOutcome, start_trace, stop_trace
 
 T = TypeVar("T")
 CLOSE_S = 5.0  # closing gets its own few seconds past the run's wall, then the browser is stopped
@@ -170,6 +171,19 @@ class PlaywrightDriver:
 
     def hold_effects(self, concerns: Concerns | None, judge: EffectJudge | None) -> None:
         self.session.effects.install(concerns, judge)
+
+    async def start_trace(self) -> None:
+        """Records a Playwright trace from now on (browser/tracing.py)."""
+        with_secrets = bool(self.session.vault.values())
+        await self._call(
+            "starting the trace", lambda: start_trace(self.session.context, with_secrets=with_secrets)
+        )
+
+    async def save_trace(self, path: Path) -> TraceOutcome:
+        """Stops the trace and keeps it at `path`, scrubbed of the run's secrets, or says why not."""
+        vault = self.session.vault
+        secrets = [*vault.values(), *vault.redactor.values()]  # declared, and sensitive ones typed
+        return await self._call("saving the trace", lambda: stop_trace(self.session.context, path, secrets))
 
     async def set_policy(self, policy: BrowserPolicy) -> None:
         await self._call("setting the guards", lambda: self.session.set_policy(policy))

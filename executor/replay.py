@@ -22,12 +22,14 @@ from typing import Any
 from pydantic import ValidationError
 
 from browser.driver import BrowserDriver, PlaywrightDriver
-from browser.models import Action, BrowserPolicy, LaunchOptions, parse_action
+from browser.models import Action, BrowserPolicy, LaunchOptions, OutcomeStatus, parse_action
 from browser.secrets import SecretVault
 from executor.act.perform import ActEnv, capture_before, perform
 from executor.act.risk import classify
 from executor.confirm import ConfirmHandler
 from executor.replay_gates import ReplayGates
+from executor.replay_heal import Heal
+from executor.replay_heal import heal as heal_step
 from planner.models import new_id
 from receipts.interface import Recorder
 from receipts.layout import RunFolder
@@ -53,6 +55,7 @@ class ReplayStep:
     dom_expected: str | None = None
     dom_actual: str | None = None
     note: str = ""
+    heal: Heal | None = None  # how a target not found as recorded was found again (--heal)
 
     @property
     def url_match(self) -> bool:
@@ -64,6 +67,8 @@ class ReplayStep:
 
     @property
     def drifted(self) -> bool:
+        if self.heal is not None:  # acted, but not on the element as recorded: the site drifted
+            return True
         return self.status != "skipped" and not (self.status == "ok" and self.url_match and self.dom_match)
 
 
@@ -86,6 +91,10 @@ class ReplayReport:
         drift = self.first_drift
         if drift is None:
             return f"replayed {replayed} action(s) of {self.source_run}: no drift"
+        healed = [s for s in self.steps if s.heal is not None]
+        if healed:
+            stages = ", ".join(f"seq {s.seq} by {s.heal.stage}" for s in healed if s.heal is not None)
+            return f"replayed {replayed} action(s) of {self.source_run}: healed {len(healed)} ({stages})"
         what = "outcome" if drift.status != "ok" else ("URL" if not drift.url_match else "DOM")
         return (
             f"replayed {replayed} action(s) of {self.source_run}: drift at seq {drift.seq} ({drift.kind}): "
@@ -145,8 +154,11 @@ async def replay_run(
     include_risky: bool = False,
     confirm: ConfirmHandler | None = None,
     signer: KeySource | None = None,
+    heal: bool = False,
 ) -> ReplayReport:
-    """Replays every recorded action of `run_dir` on `driver`, recording into `recorder`."""
+    """Replays every recorded action of `run_dir` on `driver`, recording into `recorder`; with
+    `heal`, a target found neither as recorded nor by its selector is looked for again
+    (executor/replay_heal.py)."""
     source = Path(run_dir)
     records = recorded_actions(source)
     report = ReplayReport(source_run=source.name, replay_run=recorder.run_id)
@@ -176,6 +188,10 @@ async def replay_run(
             step.status, step.target_used = str(done.outcome.status), how
             if done.outcome.ok:
                 break
+        if heal and step.status == OutcomeStatus.NOT_FOUND:
+            healed, step.heal = await heal_step(env, record)
+            if healed is not None:
+                step.status = str(healed.outcome.status)
         _compare(step, record.after, driver.url, env.last_after.dom_hash if env.last_after else None)
     await recorder.record_note(report.summary(), level="info" if report.ok else "warning", step_id="replay")
     return report
@@ -209,6 +225,7 @@ async def replay_to_folder(
     include_risky: bool = False,
     confirm: ConfirmHandler | None = None,
     signer: KeySource | None = None,
+    heal: bool = False,
 ) -> ReplayReport:
     """`waypost replay RUN`: a fresh browser, a new run folder `replay_<run>_<id>`, the report in its
     run.json and a run_end record whose status is REPLAY_OK or REPLAY_DRIFT."""
@@ -224,7 +241,9 @@ async def replay_to_folder(
         downloads_dir=folder.root / "downloads",
     )
     try:
-        report = await replay_run(source, driver, recorder, include_risky=include_risky, confirm=confirm)
+        report = await replay_run(
+            source, driver, recorder, include_risky=include_risky, confirm=confirm, heal=heal
+        )
         await recorder.write_run_meta({"replay": report.to_dict(), "source_run": source.name})
         final = await driver.capture(screenshot=True)
         await recorder.finish(

@@ -61,8 +61,10 @@ class RunResources:
         driver_factory: DriverFactory = launch_playwright,
         fsync: bool = True,
         signer: KeySource | None = None,
+        trace: bool = False,
     ) -> None:
         self.run_id = run_id
+        self.trace = trace  # record a Playwright trace into the run folder (browser/tracing.py)
         self.signer = signer  # signs the run's receipts at its end (receipts/signing.py)
         self.run_dir = run_dir
         self.launch_options = launch_options or LaunchOptions()
@@ -101,6 +103,8 @@ class RunResources:
                 self._driver = await self._driver_factory(self)
                 _set_wall(self._driver, self._wall)
                 reached("browser.started")
+                if self.trace:
+                    await _start_trace(self._driver)
             return self._driver
 
     async def recorder(self) -> JsonlRecorder:
@@ -139,12 +143,35 @@ class RunResources:
         try:
             if driver is not None:
                 final_state = await _final_capture(driver, capture_within_s)
+                if self.trace:
+                    await _save_trace(driver, recorder)
             await recorder.write_run_meta(meta)
             await recorder.finish(status, reason=reason, final_state=final_state)
         finally:
             self._recorder = self._opening = None
             if driver is not None:
                 await driver.close()
+
+
+async def _start_trace(driver: BrowserDriver) -> None:
+    """Starts a trace on a driver that records them (PlaywrightDriver; fakes need not)."""
+    start = getattr(driver, "start_trace", None)
+    if start is not None:
+        await start()
+
+
+async def _save_trace(driver: BrowserDriver, recorder: JsonlRecorder) -> None:
+    """trace.zip before the receipts are signed (the signature names it); a trace not kept is a note."""
+    save = getattr(driver, "save_trace", None)
+    if save is None:
+        return
+    try:
+        outcome = await save(recorder.folder.trace)
+    except (BrowserUnresponsive, BrowserLost) as exc:
+        await recorder.record_note(f"no trace: the browser did not answer ({exc})", level="warning")
+        return
+    if outcome.why:
+        await recorder.record_note(outcome.why, level="warning")
 
 
 async def _final_capture(driver: BrowserDriver, within_s: float) -> PageCapture | None:

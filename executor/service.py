@@ -161,7 +161,12 @@ class AgentCore:
         return await self._conductor(plan.plan_id, events, confirm).run(plan, runtime)
 
     async def replay(
-        self, run_id: str, *, include_risky: bool = False, confirm: ConfirmHandler | None = None
+        self,
+        run_id: str,
+        *,
+        include_risky: bool = False,
+        confirm: ConfirmHandler | None = None,
+        heal: bool = False,
     ) -> ReplayReport:
         """QA replay of a recorded run, without any model, into a new run folder of its own; with a
         `confirm` handler it passes the same gates as the original run."""
@@ -171,6 +176,7 @@ class AgentCore:
             launch_options=self.launch_options,
             include_risky=include_risky,
             confirm=confirm,
+            heal=heal,
         )
 
     def missing_secrets(self, run_id: str) -> list[str]:

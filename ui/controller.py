@@ -347,7 +347,7 @@ class RunController(QObject):
 
     async def _replay(self, run_id: str) -> None:
         core = await self._ready_core()
-        self.replay_finished.emit(await core.replay(run_id, confirm=self))
+        self.replay_finished.emit(await core.replay(run_id, confirm=self, heal=True))
 
     async def _plan(self, task: str, url: str | None, files: tuple[str, ...], planner: PlannerChoice) -> None:
         result = await (await self._ready_core()).plan(task, url=url or None, files=files, planner=planner)

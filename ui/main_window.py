@@ -19,6 +19,7 @@ from executor.events import RunStarted
 from executor.models import RunBundleV1, RunStatus
 from planner.models import ExecutionPlan
 from ui.answer_panel import AnswerPanel
+from ui.channel_runs_view import WaitingRunsView
 from ui.controller import RunController
 from ui.examples import EXAMPLE_TASKS, ExampleTask
 from ui.gate_dialog import GateDialog
@@ -89,6 +90,7 @@ class MainWindow(QMainWindow):
         self.tabs.addTab(self.answer_panel, "A&nswer")
         self.tabs.addTab(self.receipts_viewer, "Rece&ipts")
         self.tabs.addTab(self.history_panel, "&History")
+        self.waiting_view = WaitingRunsView.into(self.tabs, self._on_resume_requested, self.refresh_history)
         self._layout()
         self._menus()
         self._connect_signals()
@@ -193,6 +195,7 @@ class MainWindow(QMainWindow):
     def refresh_history(self) -> None:
         active = self.controller.current_run_id if self.controller.busy else None
         self.history_panel.set_runs(self.controller.history(), active)
+        self.waiting_view.show_waiting(self.controller)
 
     def paused_run(self) -> RunSummary | None:
         """The newest run waiting at a gate, if any."""

@@ -85,6 +85,7 @@ class SettingsDialog(QDialog):
         )
         self.safe_mode_check = QCheckBox("Safe mode: ask before every action on a page")
         self.headless_check = QCheckBox("Headless browser (no visible window)")
+        self.trace_check = QCheckBox("Record a Playwright trace of each run (kept with its receipts)")
         self.time_spin = _spin(24 * 3600, " s")
         self.calls_spin = _spin(100_000)
         self.tokens_spin = _spin(100_000_000)
@@ -119,6 +120,7 @@ class SettingsDialog(QDialog):
         form = QFormLayout(browser)
         form.addRow(self.safe_mode_check)
         form.addRow(self.headless_check)
+        form.addRow(self.trace_check)
         form.addRow("Search &provider", self.provider_combo)
         form.addRow("Search &URL", self.search_url_edit)
         runs = QHBoxLayout()
@@ -146,6 +148,7 @@ class SettingsDialog(QDialog):
         self.planning_deadline_spin.setValue(round(float(values.get("planning_deadline_s", 45.0))))
         self.safe_mode_check.setChecked(bool(values.get("safe_mode", True)))
         self.headless_check.setChecked(bool(values.get("headless", True)))
+        self.trace_check.setChecked(bool(values.get("trace", False)))
         self.time_spin.setValue(int(values.get("max_time_ms", 300_000)) // 1000)
         self.calls_spin.setValue(int(values.get("max_tool_calls", 100)))
         self.tokens_spin.setValue(int(values.get("max_tokens", 200_000)))
@@ -162,6 +165,7 @@ class SettingsDialog(QDialog):
             planner=self.planner_combo.currentText(),
             safe_mode=self.safe_mode_check.isChecked(),
             headless=self.headless_check.isChecked(),
+            trace=self.trace_check.isChecked(),
             max_time_ms=self.time_spin.value() * 1000,
             max_tool_calls=self.calls_spin.value(),
             max_tokens=self.tokens_spin.value(),

@@ -70,6 +70,7 @@ def test_settings_round_trip_keeps_the_key_hidden(qtbot: QtBot) -> None:
         "api_key_set": True,
         "safe_mode": True,
         "headless": True,
+        "trace": False,
         "max_time_ms": 300_000,
         "max_tool_calls": 100,
         "max_tokens": 200_000,
@@ -91,6 +92,7 @@ def test_settings_round_trip_keeps_the_key_hidden(qtbot: QtBot) -> None:
     dialog.api_key_edit.setText("sk-test")
     dialog.safe_mode_check.setChecked(False)
     dialog.headless_check.setChecked(False)
+    dialog.trace_check.setChecked(True)
     dialog.time_spin.setValue(60)
     dialog.provider_combo.setCurrentText("searxng")
     dialog.search_url_edit.setText("http://127.0.0.1:8080/search?q={query}")
@@ -100,6 +102,7 @@ def test_settings_round_trip_keeps_the_key_hidden(qtbot: QtBot) -> None:
     values = saved.args[0]
     assert values["model"] == "llama3" and values["api_key"] == "sk-test"
     assert (values["safe_mode"], values["headless"], values["max_time_ms"]) == (False, False, 60_000)
+    assert values["trace"] is True
     assert values["search_provider"] == "searxng" and values["cdp_url"] == "http://127.0.0.1:9222"
     again = SettingsDialog(values)
     qtbot.addWidget(again)

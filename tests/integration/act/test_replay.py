@@ -29,12 +29,14 @@ def own_site(tmp_path: Path) -> Iterator[FixtureSite]:
         yield running
 
 
-async def replay(harness: ActHarness, run_dir: Path, name: str) -> ReplayReport:
+async def replay(
+    harness: ActHarness, run_dir: Path, name: str, asked: Answer | None = None, *, heal: bool = False
+) -> ReplayReport:
     driver = await PlaywrightDriver.on_browser(harness.browser)
     folder = RunFolder(harness.runs_dir.parent / "replays" / name)
     recorder = await JsonlRecorder.open(folder, fsync=False)
     try:
-        report = await replay_run(run_dir, driver, recorder)
+        report = await replay_run(run_dir, driver, recorder, confirm=asked, heal=heal)
         await recorder.finish("REPLAY_OK" if report.ok else "REPLAY_DRIFT", reason=report.summary())
     finally:
         await driver.close()
