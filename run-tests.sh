@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every check: ruff, mypy and the whole pytest suite (real Chromium, offscreen Qt).
+# Runs every check: ruff, mypy and the whole pytest suite (real Chromium, offscreen Qt), then lists the
+# 15 slowest tests.
 # `--fast` runs ruff, mypy and only the tests marked neither `browser` nor `slow` (tests/README.md,
 # "Tiers"). Sets up .venv and system packages on first use; other arguments go to pytest.
 fast=0
@@ -18,4 +19,4 @@ export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
 if [ "$fast" = 1 ]; then
   exec "$WAYPOST_VENV/bin/python" -m pytest -m "not browser and not slow" "$@"
 fi
-exec "$WAYPOST_VENV/bin/python" -m pytest "$@"
+exec "$WAYPOST_VENV/bin/python" -m pytest --durations=15 "$@"
