@@ -1,10 +1,12 @@
-"""Suite-wide guards: no test reaches beyond this machine, and shared fixtures are imported here."""
+"""Suite-wide guards: no test reaches beyond this machine, shared fixtures are imported here, and the
+`browser` marker is assigned by folder and fixture (tests/README.md, "Tiers")."""
 
 from __future__ import annotations
 
 import ipaddress
 import socket
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -25,6 +27,24 @@ def _is_local(address: Any) -> bool:
         return ipaddress.ip_address(host).is_loopback
     except ValueError:
         return False
+
+
+_TESTS = Path(__file__).parent
+# Folders whose every test drives Chromium (directly, or through a `waypost` process that launches one).
+BROWSER_FOLDERS = ("e2e", "integration", "faults")
+# Fixtures that launch Chromium or a Playwright server; pytest resolves them transitively, so a test
+# using `driver` or `act_harness` (which take `chromium`) or `grid` (which takes `registry`) matches too.
+BROWSER_FIXTURES = frozenset({"chromium", "browser", "demo_core", "registry"})
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Marks `browser` every test in a browser folder or using a Chromium fixture, so the fast tier
+    (`-m "not browser and not slow"`, `./run-tests.sh --fast`) never starts one. A test that starts
+    Chromium some other way keeps an explicit `pytest.mark.browser`."""
+    for item in items:
+        folder = item.path.relative_to(_TESTS).parts[0] if item.path.is_relative_to(_TESTS) else ""
+        if folder in BROWSER_FOLDERS or BROWSER_FIXTURES.intersection(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.browser)
 
 
 class InternetAccessError(RuntimeError):

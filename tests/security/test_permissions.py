@@ -52,6 +52,7 @@ def test_doctor_hides_a_password_in_the_model_url() -> None:
     assert "s3cr3t-pw" not in shown and "ada" not in shown and "127.0.0.1:9/v1" in shown
 
 
+@pytest.mark.browser  # the doctor's checks launch Chromium
 async def test_doctor_says_when_no_keyring_keeps_the_api_key(
     waypost_home: Path, monkeypatch: pytest.MonkeyPatch, restore_umask: None
 ) -> None:
