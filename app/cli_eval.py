@@ -52,7 +52,7 @@ async def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
 
     def progress(result: TaskResult) -> None:
         if not args.json:
-            mark = "ok " if result.success else "-- "
+            mark = "ok " if result.success else "FALSE SUCCESS " if result.false_success else "-- "
             print(f"{mark}{result.task_id} ({result.seconds:.1f} s)", file=sys.stderr)
 
     with tempfile.TemporaryDirectory(prefix="waypost-eval-") as scratch:

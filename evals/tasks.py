@@ -1,12 +1,16 @@
 """The bundled task suite: goal-only tasks (what a person would type) and a checker for each.
 
 A checker reads what the page reported (fields and app facts, see evals/site.py), the run's final
-answer, or the form posts the site received; never the agent's own claim of success.
+answer, or the form posts the site received; never the agent's own claim of success. A task is
+solved when its checker passes and the run said SUCCESS; a task the page cannot satisfy is solved
+when the run did not say SUCCESS and its checker (what the answer says, that nothing was sent)
+passes. SUCCESS with a failing checker is a false SUCCESS, the one outcome the suite must never see.
 """
 
 from __future__ import annotations
 
 import fnmatch
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -19,6 +23,7 @@ class Observed:
     state: dict[str, Any]
     answer: str
     posts: int
+    status: str = ""
 
     @property
     def fields(self) -> dict[str, Any]:
@@ -40,6 +45,11 @@ class EvalTask:
     goal: str  # "{url}" is replaced by the page's address
     check: Check = field(repr=False)
     post_path: str = ""
+    #: False for a task the page cannot satisfy: the right status is then anything but SUCCESS.
+    satisfiable: bool = True
+    #: "core" (the first 40), "dev" (written to change rules against), "heldout" (written by someone
+    #: else before any rule changed, and never read while changing rules: the honest figure).
+    split: str = "core"
 
     def text(self, url: str) -> str:
         return self.goal.format(url=url)
@@ -65,8 +75,31 @@ def app_has(key: str, item: str) -> Check:
     return lambda seen: item in (seen.app.get(key) or [])
 
 
+#: Where an answer's first sentence ends: a full stop, question or exclamation mark before a space
+#: (not inside "12.50"), or a line break.
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n")
+#: A first "sentence" longer than this is a pasted page, not an answer.
+FIRST_SENTENCE_MAX = 300
+
+
+def first_sentence(text: str) -> str:
+    """The answer's first sentence, where a person looks for the fact they asked for."""
+    head = _SENTENCE_END.split(text.strip(), maxsplit=1)[0]
+    return head[:FIRST_SENTENCE_MAX]
+
+
 def answer(*words: str) -> Check:
+    """Every word in the answer's first sentence: an answer that pastes the page does not pass."""
+    return lambda seen: all(w.casefold() in first_sentence(seen.answer).casefold() for w in words)
+
+
+def says(*words: str) -> Check:
+    """Every word anywhere in the answer (what a refusal or a partial run must explain)."""
     return lambda seen: all(w.casefold() in seen.answer.casefold() for w in words)
+
+
+def says_any(*words: str) -> Check:
+    return lambda seen: any(w.casefold() in seen.answer.casefold() for w in words)
 
 
 def posted(seen: Observed) -> bool:
@@ -88,8 +121,10 @@ def _same(got: Any, want: Any) -> bool:
     return bool(got == want)
 
 
-def _t(task_id: str, page: str, goal: str, check: Check, post_path: str = "") -> EvalTask:
-    return EvalTask(task_id, task_id.rsplit("-", 1)[0], page, goal, check, post_path)
+def _t(
+    task_id: str, page: str, goal: str, check: Check, post_path: str = "", *, satisfiable: bool = True
+) -> EvalTask:
+    return EvalTask(task_id, task_id.rsplit("-", 1)[0], page, goal, check, post_path, satisfiable)
 
 
 ADA = {"name": "Ada Lovelace", "email": "ada@example.com"}
@@ -184,12 +219,16 @@ TASKS: tuple[EvalTask, ...] = (
 
 
 def select(pattern: str | None) -> list[EvalTask]:
-    """Tasks whose id matches a glob (`forms-*`), a family name, or a comma-separated list of either."""
+    """Tasks whose id matches a glob (`forms-*`), a family name, a split name (`heldout`), or a
+    comma-separated list of these."""
     if not pattern:
         return list(TASKS)
     wanted = [p.strip() for p in pattern.split(",") if p.strip()]
     return [
         t
         for t in TASKS
-        if any(fnmatch.fnmatch(t.task_id, p) or t.family == p or t.task_id.startswith(p) for p in wanted)
+        if any(
+            fnmatch.fnmatch(t.task_id, p) or p in (t.family, t.split) or t.task_id.startswith(p)
+            for p in wanted
+        )
     ]
