@@ -303,6 +303,22 @@ class DownloadInfo(Contract):
     suggested_filename: str
 
 
+class SentRequest(Contract):
+    """A request the page sent while an action ran (browser/sent_requests.py) and the site's answer:
+    `status` None means no answer came within the action's time."""
+
+    method: str
+    url: str
+    resource_type: str = ""
+    document: bool = False
+    status: int | None = None
+    failure: str = ""
+
+    @property
+    def answered_ok(self) -> bool:
+        return self.status is not None and self.status < 400 and not self.failure
+
+
 class ActionOutcome(Contract):
     """The typed result of one action; never carries a secret value."""
 
@@ -316,6 +332,8 @@ class ActionOutcome(Contract):
     url_after: str | None = None
     title_after: str | None = None
     download: DownloadInfo | None = None
+    #: What the page sent while the action ran, with the site's answers (clicks that send forms).
+    sent: list[SentRequest] = Field(default_factory=list)
     duration_ms: float = Field(default=0.0, ge=0)
 
     @property
@@ -363,6 +381,12 @@ class ElementInfo(Contract):
     enabled: bool = True
     frame: str = ""
     in_shadow: bool = False
+    #: The row, card or list item it sits in ("Tiffanie: Meeting moved ..."), when that says more.
+    context: str = ""
+    #: Which form (or search region, or dialog) it belongs to, numbered across the page; None: none.
+    form: int | None = None
+    #: The page area: "nav", "header", "footer", "aside", "dialog", or "" for the main content.
+    area: str = ""
 
     def render(self) -> str:
         """One compact line, e.g. `[3] textbox "Email" =a@b.co` or `[5] password "Password" =[hidden]`."""
@@ -393,6 +417,12 @@ class ElementInfo(Contract):
             parts.append(f"frame={self.frame}")
         if self.in_shadow:
             parts.append("shadow")
+        if self.area:
+            parts.append(self.area)
+        if self.form is not None:
+            parts.append(f"form{self.form}")
+        if self.context:
+            parts.append(f"in {self.context!r}")
         return " ".join(parts)
 
 

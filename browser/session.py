@@ -37,6 +37,7 @@ from browser.network_policy import PrivateNetworkGuard
 from browser.request_guard import TypedValues
 from browser.scratch import new_scratch
 from browser.secrets import SecretVault
+from browser.sent_requests import SentLedger
 from browser.socket_guard import SocketGuard
 from browser.submit_guard import INIT_SCRIPT, OFF_SCRIPT, is_unsafe_method
 from browser.url_policy import UrlPolicy
@@ -84,6 +85,7 @@ class BrowserSession:
         self.workers = WorkerGuard(
             lambda: self.policy.submit_blocked, self.guard_events.append, self.vault.redact
         )
+        self.sent = SentLedger(self.vault.redact)  # what actions send, and the site's answers
         self._pages: list[Page] = []
         self._guard_script: AsyncContextManager | None = None
         self._playwright = playwright
@@ -147,6 +149,7 @@ class BrowserSession:
         await self.context.route("**/*", self._route)
         await self._watch_hops()  # redirect hops never pass the route above
         self.context.on("requestfailed", self._on_failed)  # Chromium's own check (local_network.py)
+        self.sent.install(self.context)
         await self.sockets.install(self.context)  # WebSocket messages never pass the route above
         self.context.on("page", self._adopt)
         for page in self.context.pages:

@@ -12,6 +12,7 @@ from typing import Any
 
 from planner import lexicon as lx
 from planner._text import Text, collapse_spaces, fold, has_terms, search_terms
+from planner.asks import AskList, PressAsk, SubmitAsk
 from planner.gates import make_gate
 from planner.models import (
     Budget,
@@ -29,7 +30,7 @@ from planner.models import (
 )
 from planner.router import Route
 from planner.signals import Signals, blank
-from planner.step_names import act_name, open_name, read_state_name
+from planner.step_names import act_name, ask_step_name, open_name, read_state_name
 from planner.subqueries import generate_sub_queries
 
 
@@ -188,8 +189,45 @@ def _final_kind(d: _Draft) -> GateKind | None:
     return None
 
 
+#: The gate an ACT step's asks need: the riskiest thing it was asked to do, most severe first.
+_ASK_GATES: tuple[tuple[GateKind, tuple[str, ...]], ...] = (
+    (GateKind.PAYMENT, ("order",)),
+    (GateKind.DELETE, ("delete", "remove", "trash", "xóa", "xoá")),
+    (GateKind.SUBMIT, ("send", "signup", "book", "reply", "save", "confirm")),
+    (GateKind.LOGIN, ("login",)),
+)
+
+
+def _ask_gate(asks: AskList) -> GateKind:
+    said = {a.purpose for a in asks.asks if isinstance(a, SubmitAsk)}
+    said |= {a.what.lower() for a in asks.asks if isinstance(a, PressAsk)}
+    for kind, words in _ASK_GATES:
+        if said & set(words):
+            return kind
+    return GateKind.ACTION
+
+
+def _act_on_asks(d: _Draft, after: list[str], asks: AskList) -> list[str]:
+    """One ACT step that does what was asked, in order, and is checked against it afterwards: the
+    asks ride in its inputs, the goal in the person's words; its gate allows exactly what the asks
+    need (a send, a delete), and every risky click still clears its own gate when it comes."""
+    url = start_url(d.spec, d.context)
+    kind = GateKind.ACTION if d.spec.constraints.no_submit else _ask_gate(asks)
+    name = ask_step_name(asks, no_submit=d.spec.constraints.no_submit)
+    gate = d.gate(kind, name.lower())
+    inputs: dict[str, Any] = {"goal": action_clause(d.spec), "payload": dict(d.spec.payload),
+                              "asks": asks.model_dump(mode="json"), **({"url": url} if url else {})}  # fmt: skip
+    blueprint = ["open", "locate", "fill", "verify", "stop"]
+    return [d.add("stp_a1", StepType.ACT, name, after, policy_gate_id=gate, inputs=inputs,
+                  config={"blueprint": blueprint})]  # fmt: skip
+
+
 def _act(d: _Draft, after: list[str], *, read_state: bool) -> list[str]:
     """The act blueprint: [sign in ->] open -> locate -> fill -> verify -> stop [-> submit step]."""
+    asks = d.spec.asks
+    acting = [a for a in asks.asks if a.kind != "answer" or d.spec.intent is Intent.ACTION]
+    if not read_state and any(a.kind != "answer" for a in acting):
+        return _act_on_asks(d, after, asks.model_copy(update={"asks": acting}))
     url = start_url(d.spec, d.context)
     payload = dict(d.spec.payload)
     goal = action_clause(d.spec)

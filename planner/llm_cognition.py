@@ -15,7 +15,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from browser.models import Observation, parse_action
-from planner.cognition import CognitionDecision, HistoryEntry, guard_low_confidence, rule_decide
+from planner.cognition import guard_low_confidence, rule_decide
+from planner.decisions import CognitionDecision, HistoryEntry
 from planner.llm import LLMClient, LLMError
 from planner.page_view import current_picture
 from planner.untrusted import RULE, fence

@@ -14,6 +14,8 @@ from planner import lexicon as lx
 from planner._text import Text, has_terms, search_terms
 from planner.context import build_context, detect_language
 from planner.entities import extract_entities
+from planner.ask_reader import SUBMITTING, read_asks
+from planner.asks import AskList
 from planner.models import Constraints, ContextPack, Entity, Intent, RiskFlag, TaskSpecV1
 from planner.payload import extract_payload
 from planner.secrets import extract_secrets
@@ -70,6 +72,17 @@ def intent_of(flags: TextFlags) -> Intent:
     return Intent.UNCLEAR
 
 
+def _with_asks(intent: Intent, asks: AskList, has_page: bool) -> Intent:
+    """A page to act on and asks that act on it ("search the shop for blue mug", "sort the table by
+    price", "archive the newsletter") make the task act, whatever research words it also has."""
+    acting = [a for a in asks.asks if a.kind != "answer"]
+    if not has_page or not acting:
+        return intent
+    if intent in (Intent.RESEARCH, Intent.UNCLEAR):
+        return Intent.ACTION
+    return intent
+
+
 def domain_of(text: Text) -> str | None:
     best: tuple[int, str | None] = (0, None)
     for domain, words in DOMAINS.items():
@@ -106,6 +119,9 @@ def understand(task: str, context: ContextPack | None = None) -> Understanding:
     context = context or build_context(scan.text)
     entities, budget, deadline = extract_entities(text)
     intent = intent_of(flags)
+    asks = read_asks(scan.text)
+    has_page = any(e.kind == "url" for e in entities) or bool(context.active_tab.url)
+    intent = _with_asks(intent, asks, has_page)
     acting = intent not in (Intent.RESEARCH, Intent.UNCLEAR)
     payload = extract_payload(text) if acting else {}
     for ref in scan.refs:
@@ -122,7 +138,7 @@ def understand(task: str, context: ContextPack | None = None) -> Understanding:
     entities += [Entity(kind="name" if k == "name" else "company", value=v) for v, k in named.items()]
     research = intent in (Intent.RESEARCH, Intent.RESEARCH_THEN_ACTION, Intent.ACTION_THEN_RESEARCH)
     constraints = Constraints(
-        no_submit=flags.no_submit,
+        no_submit=flags.no_submit or any(f in SUBMITTING for f in asks.forbidden),
         must_have_citations=research or (flags.citations and intent is not Intent.UNCLEAR),
         language=detect_language(scan.text),
         deadline=deadline,
@@ -137,5 +153,6 @@ def understand(task: str, context: ContextPack | None = None) -> Understanding:
         risk_flags=risks_of(text, flags, intent, payload, len(scan.refs)),
         payload=payload,
         secrets=scan.refs,
+        asks=asks if has_page else AskList(forbidden=asks.forbidden),
     )
     return Understanding(spec=spec, context=context, secrets=scan.values, flags=flags)

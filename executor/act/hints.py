@@ -12,7 +12,8 @@ from typing import Any
 
 from browser.models import ElementInfo, Observation
 from common.secrecy import has_placeholder
-from planner.cognition import Cognition, CognitionDecision, HistoryEntry, fillable, norm
+from planner.cognition import fillable, norm
+from planner.decisions import Cognition, CognitionDecision, HistoryEntry
 
 
 class HintedCognition:

@@ -31,7 +31,7 @@ from executor.act.perform import ActEnv, Performed, capture_before, perform
 from executor.act.progress import StepProgress
 from executor.models import GateDecisionV1, PendingUserInput
 from executor.tools import ActionAsker, StepPaused
-from planner.cognition import Cognition, CognitionDecision, HistoryEntry
+from planner.decisions import Cognition, CognitionDecision, HistoryEntry
 
 S = LoopState
 _INPUTS = {"fill", "select", "check"}
@@ -179,12 +179,13 @@ class ActLoop:
             self.fsm.to(S.COLLECTING)
             return None
         self.fsm.to(S.EXECUTING)
+        served = {"ask": decision.ask, "phase": decision.phase}
         for data in decision.actions:
             action = parse_action(data)
             if action.kind == "done":
                 self.fsm.to(S.DONE)
                 return LoopResult(summary=action.summary or decision.rationale, success=action.success)
-            performed = await self._act(action, observation, confidence=decision.confidence)
+            performed = await self._act(action, observation, confidence=decision.confidence, served=served)
             if performed is not None and performed.navigated:
                 break  # the rest of the batch was meant for a page that is gone
         self.fsm.to(S.COLLECTING)
@@ -193,7 +194,12 @@ class ActLoop:
     # --- one action ------------------------------------------------------------------------------
 
     async def _act(
-        self, action: Action, observation: Observation | None, *, confidence: float
+        self,
+        action: Action,
+        observation: Observation | None,
+        *,
+        confidence: float,
+        served: dict[str, Any] | None = None,
     ) -> Performed | None:
         before = await capture_before(self.env)
         dumped = action.model_dump(mode="json", exclude_none=True)
@@ -229,18 +235,19 @@ class ActLoop:
             before = await capture_before(self.env)
             self.progress.count += 1
         assert performed is not None
-        self._remember(performed)
+        self._remember(performed, {**(served or {}), "element": acted_on(action, observation, performed)})
         await self.clearance.check_after(performed, judged)
         self.guard.after(performed.outcome.ok or performed.outcome.status is OutcomeStatus.BLOCKED,
                          performed.outcome.message)  # fmt: skip
         return performed
 
-    def _remember(self, performed: Performed) -> None:
+    def _remember(self, performed: Performed, served: dict[str, Any]) -> None:
         outcome, action = performed.outcome, performed.action
         dumped = action.model_dump(mode="json", exclude_none=True)
+        kept = {k: v for k, v in served.items() if v not in (None, "")}
         self.progress.history.append({"action": dumped, "status": str(outcome.status),
                                       "message": outcome.message, "candidates": outcome.candidates,
-                                      **page_change(performed)})  # fmt: skip
+                                      **kept, **page_change(performed)})  # fmt: skip
         self.progress.url = performed.after.url
         if performed.navigated:
             self.progress.inputs = []
@@ -329,6 +336,36 @@ class ActLoop:
                 "fallback_reason": p.fallback_reason,
             },
         }
+
+
+def acted_on(action: Action, observation: Observation | None, performed: Performed) -> dict[str, Any] | None:
+    """The element an action meant, as it was observed (name, role, form, row) or as it resolved: what
+    the receipts and the check of effects name it by."""
+    target: Target | None = getattr(action, "target", None)
+    if target is None:
+        return None
+    if target.index is not None and observation is not None:
+        seen = next((e for e in observation.elements if e.index == target.index), None)
+        if seen is not None:
+            return seen.model_dump(mode="json", include=_ELEMENT_FACTS)
+    resolved = performed.outcome.resolved
+    if resolved is not None:
+        return {"name": resolved.name or "", "role": resolved.role}
+    return None
+
+
+_ELEMENT_FACTS = {
+    "index",
+    "tag",
+    "role",
+    "name",
+    "input_type",
+    "placeholder",
+    "context",
+    "form",
+    "area",
+    "href",
+}
 
 
 def _needs_observation(action: Action) -> bool:

@@ -18,6 +18,7 @@ from typing import Any
 
 from common.secrecy import REDACTED
 from executor.act.progress import StepProgress
+from planner.facts import Fact
 from receipts.redaction import Redactor
 
 INPUT_KINDS = ("fill", "select", "check")
@@ -119,3 +120,20 @@ def state_outputs(progress: StepProgress) -> dict[str, Any]:
         return {}
     text = "\n".join(progress.extracted)[:_MAX_STATE]
     return {"state_text": text, "state_url": progress.url}
+
+
+def subject(question: str) -> str:
+    """What a question asks about, as a noun phrase: "when the team offsite takes place"."""
+    q = " ".join(question.split()).rstrip("?. ")
+    return q[0].lower() + q[1:] if q else "the answer"
+
+
+def fact_sentence(fact: Fact, number: int) -> str:
+    """The answer's first sentence holds the fact, cited; the page's own line follows as evidence."""
+    value = fact.value.rstrip(". ")
+    lead = value[0].upper() + value[1:] if value else value
+    why = f" ({fact.because})" if fact.because and fact.satisfied else ""
+    quoted = (
+        "" if fact.line.strip() == fact.value.strip() else f' The page says: "{fact.line.strip()[:200]}".'
+    )
+    return f"{lead}{why} [{number}].{quoted}"

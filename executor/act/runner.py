@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import shutil
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -27,17 +28,30 @@ from executor.act.loop import ActLoop, LoopResult
 from executor.act.perform import ActEnv
 from executor.act.progress import StepProgress
 from executor.act.spec import loop_spec
-from executor.act.verify import goal_failure
+from executor.act.verify import answer_asks, goal_failure, unmet_asks
 from executor.errors import FatalToolError
 from executor.events import NullSink
 from executor.memory import MemoryStore, site_of
 from executor.tool_engine import ToolCallEngine
+from executor.models import EvidenceItem
 from executor.tools import ToolContext, ToolOutput
-from planner.cognition import Cognition, RuleCognition
+from planner.asks import AskList
+from planner.cognition import RuleCognition, asks_of
+from planner.decisions import Cognition
 from planner.models import Step
 from planner.page_view import showing
 from planner.secrets import plan_urls
 from receipts.interface import Recorder
+
+
+@dataclass
+class Answered:
+    """The step's answers: the text (fact first, cited), the evidence it cites, what went unanswered."""
+
+    text: str = ""
+    evidence: list[EvidenceItem] = field(default_factory=list)
+    unmet: list[str] = field(default_factory=list)
+
 
 #: Stops whose cause is worth remembering for the site (stable failure causes).
 _STABLE_FAILURES = {"loop_detected", "consecutive_failures", "max_actions", "no_progress"}
@@ -115,9 +129,18 @@ class ActRunner:
             raise
         await self._keep_downloads(progress, resources.run_dir, recorder, step.step_id)
         self._remember_success(ctx.run_id, step, spec.payload, progress, result)
-        if not result.success:
+        asks = asks_of(spec.goal, spec.payload) if spec.actions is None else AskList()
+        answered = await self._answers(driver, asks, ctx, step.step_id)
+        if asks.asks:
+            unmet = await unmet_asks(driver, asks, progress) + answered.unmet
+            if not unmet and not result.success:
+                unmet = [result.summary]
+            if unmet:
+                raise ActStopped(f"not done: {'; '.join(unmet)}", code="goal_not_met",
+                                 outputs={**loop.outputs(), "answer": answered.text})  # fmt: skip
+        elif not result.success:
             raise ActStopped(f"goal not met: {result.summary}", code="goal_not_met", outputs=loop.outputs())
-        if spec.actions is None:
+        elif spec.actions is None:
             failure = await goal_failure(driver, spec.goal, spec.payload, progress, result.summary)
             if failure is not None:
                 raise ActStopped(f"goal not met: {failure}", code="goal_not_met", outputs=loop.outputs())
@@ -127,13 +150,35 @@ class ActRunner:
             blocked_actions=policy.blocked_actions, redactor=resources.redactor,
             unchecked=[e.detail for e in driver.guard_events[guard_mark:] if UNCHECKED in e.detail],
         )  # fmt: skip
+        if answered.text:
+            answer = f"{answered.text}\n\n{answer}" if progress.history[1:] else answered.text
         outputs: dict[str, Any] = {**loop.outputs(), **report.state_outputs(progress), "status": "done",
                                    "summary": result.summary, "answer": answer,
                                    "fsm": result.fsm_path}  # fmt: skip
         actions = [f"{h['action'].get('kind')}:{h['status']}" for h in progress.history]
-        return ToolOutput(
-            outputs=outputs, actions=actions, ui_actions=progress.performed, final_url=progress.url
-        )
+        return ToolOutput(outputs=outputs, actions=actions, ui_actions=progress.performed,
+                          final_url=progress.url, evidence=answered.evidence)  # fmt: skip
+
+    async def _answers(self, driver: Any, asks: AskList, ctx: ToolContext, step_id: str) -> Answered:
+        """The step's questions answered from the page it ended on, each cited; or why not."""
+        found = await answer_asks(driver, asks)
+        if not found:
+            return Answered()
+        url, title = driver.url, ""
+        evidence: list[EvidenceItem] = []
+        lines: list[str] = []
+        unmet: list[str] = []
+        for ask, fact in found:
+            if fact is None:
+                unmet.append(f"I could not find {report.subject(ask.question)} on {url}")
+                continue
+            number = len(ctx.evidence) + len(evidence) + 1
+            evidence.append(EvidenceItem(source_url=url, title=title, snippet=fact.line[:500], confidence=0.8,
+                                         step_id=step_id))  # fmt: skip
+            lines.append(report.fact_sentence(fact, number))
+            if not fact.satisfied:
+                unmet.append(fact.because or fact.value)
+        return Answered(text=" ".join(lines), evidence=evidence, unmet=unmet)
 
     def _cognition(self, url: str | None) -> Cognition:
         hints = self.memory.field_hints(site_of(url)) if self.memory is not None else {}
