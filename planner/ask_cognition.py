@@ -96,6 +96,14 @@ def _stuck(history: Sequence[HistoryEntry], i: int) -> bool:
     return sum(1 for h in _entries(history, i) if h.status != "ok") >= 2
 
 
+def _filled(h: HistoryEntry, ask: FillAsk) -> bool:
+    """An input that went through with the ask's value into a field named like the ask's field."""
+    if h.status != "ok" or h.action.get("kind") not in ("fill", "select") or h.action.get("value") != ask.value:
+        return False
+    name = str((h.element or {}).get("name") or "")
+    return max((g.words_score(s, name) for s in g.synonyms(ask.field)), default=0.0) >= g.MATCH
+
+
 def _working_form(history: Sequence[HistoryEntry]) -> tuple[int | None, int | None]:
     """(form number, element index) of the last input that went through: the form being worked on."""
     for h in reversed(history):
@@ -141,10 +149,7 @@ class _Policy:
             return True
         kind = ask.kind
         if isinstance(ask, FillAsk):  # by this policy or another hand (memory's hints): the value went in
-            return _ok(self.history, i, "input") or any(
-                h.status == "ok" and h.action.get("kind") in ("fill", "select") and h.action.get("value") == ask.value
-                for h in self.history
-            )
+            return _ok(self.history, i, "input") or any(_filled(h, ask) for h in self.history)
         if kind == "search":
             return _ok(self.history, i, "run")
         if kind == "change":

@@ -12,7 +12,7 @@ from typing import Any
 
 from planner import lexicon as lx
 from planner._text import Text, collapse_spaces, fold, has_terms, search_terms
-from planner.asks import AskList, PressAsk, SubmitAsk
+from planner.asks import AskList, ChangeAsk, PressAsk, SubmitAsk
 from planner.gates import make_gate
 from planner.models import (
     Budget,
@@ -200,7 +200,8 @@ _ASK_GATES: tuple[tuple[GateKind, tuple[str, ...]], ...] = (
 
 def _ask_gate(asks: AskList) -> GateKind:
     said = {a.purpose for a in asks.asks if isinstance(a, SubmitAsk)}
-    said |= {a.what.lower() for a in asks.asks if isinstance(a, PressAsk)}
+    said |= {a.what.lower().split()[0] for a in asks.asks if isinstance(a, PressAsk) and a.what.strip()}
+    said |= {"save" for a in asks.asks if isinstance(a, ChangeAsk)}
     for kind, words in _ASK_GATES:
         if said & set(words):
             return kind

@@ -35,7 +35,13 @@ _MONEY = re.compile(
     r"\d+[.,]\d{2}(?![\d]))",
     re.I,
 )
-_NUMBER = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:\s?(?:%|[a-zA-Z]{1,12}))?")
+_UNIT_WORDS = (
+    "%|percent|metres|meters|metre|meter|m|km|kilometres|kilometers|miles|mi|cm|mm|kg|g|lb|lbs|tons|"
+    "minutes|minute|mins|min|hours|hour|hrs|h|seconds|secs|s|days|day|weeks|week|months|month|years|year|"
+    "gb|mb|tb|kb|users|user|people|seats|items|pieces|pcs|lanes|floors|storeys|stories|degrees|°c|°f|"
+    "employees|staff|members|pages|calls|requests|projects|units|phút|giờ|ngày|năm|người|tháng"
+)
+_NUMBER = re.compile(rf"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:\s?(?:{_UNIT_WORDS})(?![\w]))?", re.I)
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _PERSON = re.compile(r"\b[A-Z][a-zà-ỹ'-]+(?:\s+[A-Z][a-zà-ỹ'-]+){1,3}\b")
 _ASKING = re.compile(
@@ -172,6 +178,10 @@ def _of_kind(kind: FactKind, line: str, question: str) -> str | None:
     return None
 
 
+#: Words that name the kind of fact, not what it is about ("the email address", "the price").
+_GENERIC = frozenset(_words("email e-mail address date time price cost phone number amount day when contact"))
+
+
 def _score(line: str, words: Sequence[str]) -> float:
     have = set(_words(line))
     return sum(1.0 for w in set(words) if w in have) / (len(set(words)) or 1) if have else 0.0
@@ -188,19 +198,23 @@ def find_fact(question: str, kind: FactKind, text: str) -> Fact | None:
     if pairs is not None:
         return pairs
     lines = _lines(text)
-    ranked = sorted(
-        ((s, i) for i, l in enumerate(lines) if (s := _score(l, words)) > 0), key=lambda p: (-p[0], p[1])
-    )
-    for score, i in ranked[:6]:
-        if score < 0.34 and len(words) > 1:
-            break
-        line = lines[i]
-        if kind in ("text", "yes_no", "item"):
+    if kind in ("text", "yes_no", "item"):
+        ranked = sorted(((_score(line, words), i) for i, line in enumerate(lines)), key=lambda p: (-p[0], p[1]))
+        if ranked and ranked[0][0] >= (0.5 if len(words) > 1 else 1.0):
+            line = lines[ranked[0][1]]
             return Fact(value=line, line=line, kind=kind)
-        value = _of_kind(kind, line, question)
-        if value:
-            return Fact(value=value, line=line, kind=kind)
-    return None
+        return None
+    # A fact of the kind asked for, on the line that shares most words with the question; a line
+    # sharing none is taken only when it is the page's one fact of that kind.
+    typed = [(i, v) for i, line in enumerate(lines) if (v := _of_kind(kind, line, question))]
+    if not typed:
+        return None
+    scored = sorted(((_score(lines[i], words), i, v) for i, v in typed), key=lambda p: (-p[0], p[1]))
+    best, i, value = scored[0]
+    specific = [w for w in words if w not in _GENERIC]
+    if best == 0 and (specific or len({v for _, v in typed}) > 1):
+        return None  # the only date on the page is not an answer when it shares nothing with the question
+    return Fact(value=value, line=lines[i], kind=kind)
 
 
 def _labelled(text: str, words: Sequence[str], kind: FactKind, question: str) -> Fact | None:
@@ -211,7 +225,8 @@ def _labelled(text: str, words: Sequence[str], kind: FactKind, question: str) ->
         label, value = label.strip(), value.strip()
         if not sep or not value or len(label) > 40 or not label:
             continue
-        score = _score(label, words)
+        named = set(_words(label))
+        score = len(named & set(words)) / len(named) if named else 0.0
         if score >= 0.5 and (best is None or score > best[0]):
             best = (score, " ".join(raw.split()), value)
     if best is None:

@@ -314,12 +314,22 @@ def find_control(
     return choose(((score(e), e) for e in obs.elements if pressable(e)), label)
 
 
+_ITEM_NOUNS = re.compile(
+    r"(?i)\b(?:message|email|e-mail|mail|thread|conversation|item|product|one|from|about|by|sent by|regarding|"
+    r"titled|called|named|tin nhắn|thư|sản phẩm|của|về)\b"
+)
+
+
+def item_words(what: str) -> str:
+    """The words that tell an item apart: "the message from Maria Costa" -> "Maria Costa"."""
+    words = _ITEM_NOUNS.sub(" ", what)
+    return words if tokens(words) else what
+
+
 def find_item(obs: Observation, what: str, *, avoid: Sequence[str] = ()) -> Pick:
     """An item the person names by what it holds ("the message from Maria Costa", "Glass Teapot"):
     links, rows and buttons whose own words or row hold those words."""
-    words = re.sub(r"(?i)\b(?:message|email|mail|thread|conversation|item|product|one|from|about|by|sent by|"
-                   r"regarding|titled|called|named|tin nhắn|thư|sản phẩm|của|về)\b", " ", what)  # fmt: skip
-    words = words if tokens(words) else what
+    words = item_words(what)
 
     def score(el: ElementInfo) -> float:
         if _forbidden(el, avoid) or fillable(el):

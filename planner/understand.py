@@ -6,6 +6,7 @@ ever reads a password, token or card number: only `Understanding.secrets` holds 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from pydantic import SecretStr
@@ -15,7 +16,7 @@ from planner._text import Text, has_terms, search_terms
 from planner.context import build_context, detect_language
 from planner.entities import extract_entities
 from planner.ask_reader import SUBMITTING, read_asks
-from planner.asks import AskList
+from planner.asks import AnswerAsk, AskList
 from planner.models import Constraints, ContextPack, Entity, Intent, RiskFlag, TaskSpecV1
 from planner.payload import extract_payload
 from planner.secrets import extract_secrets
@@ -72,6 +73,12 @@ def intent_of(flags: TextFlags) -> Intent:
     return Intent.UNCLEAR
 
 
+_RESEARCHING = re.compile(
+    r"(?i)\s*(?:research|compare|find out|look into|investigate|recommend|review|evaluate|summari[sz]e|"
+    r"nghiên cứu|tìm hiểu|so sánh|đánh giá|tổng hợp)\b"
+)
+
+
 def _with_asks(intent: Intent, asks: AskList, has_page: bool) -> Intent:
     """A page to act on and asks that act on it ("search the shop for blue mug", "sort the table by
     price", "archive the newsletter") make the task act, whatever research words it also has."""
@@ -80,6 +87,9 @@ def _with_asks(intent: Intent, asks: AskList, has_page: bool) -> Intent:
         return intent
     if intent in (Intent.RESEARCH, Intent.UNCLEAR):
         return Intent.ACTION
+    first = asks.asks[0]
+    if intent is Intent.RESEARCH_THEN_ACTION and not (isinstance(first, AnswerAsk) and _RESEARCHING.match(first.question)):
+        return Intent.ACTION  # "search the shop", "go through the wizard": the page's own words, not research
     return intent
 
 

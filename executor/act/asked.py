@@ -53,6 +53,7 @@ def _named(h: HistoryEntry) -> str:
 
 def _matches(h: HistoryEntry, words: str) -> float:
     el = h.element or {}
+    words = g.item_words(words)
     return max(g.words_score(words, _named(h)), g.words_score(words, str(el.get("context") or "")) * 0.9)
 
 

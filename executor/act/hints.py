@@ -12,7 +12,7 @@ from typing import Any
 
 from browser.models import ElementInfo, Observation
 from common.secrecy import has_placeholder
-from planner.cognition import fillable, norm
+from planner.cognition import asks_of, fillable, norm
 from planner.decisions import Cognition, CognitionDecision, HistoryEntry
 
 
@@ -37,6 +37,8 @@ class HintedCognition:
     async def decide(
         self, goal: str, payload: dict[str, str], observation: Observation, history: Sequence[HistoryEntry]
     ) -> CognitionDecision:
+        if asks_of(goal, payload).asks:  # the goal names each field itself: no guess from another task
+            return await self.inner.decide(goal, payload, observation, history)
         done = {
             (h.action.get("target") or {}).get("index")
             for h in history

@@ -15,7 +15,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from executor.errors import FatalToolError
-from executor.research import answers, attribute
+from executor.act import report
+from executor.research import answers, attribute, page_facts
 from executor.research import compute as scoring
 from executor.research.common import arg_str, citation_number
 from executor.research.copies import url_key
@@ -39,6 +40,7 @@ from executor.research.support import (
     task_urls,
 )
 from executor.tools import ToolContext, ToolOutput
+from planner.asks import AnswerAsk
 from planner.llm import LLMClient
 
 _CURRENCY_HINTS = (("$", "USD"), ("usd", "USD"), ("€", "EUR"), ("eur", "EUR"), ("vnd", "VND"), ("đ", "VND"))
@@ -187,10 +189,22 @@ class ComputeTool:
     async def _synthesize(
         self, args: dict[str, Any], ctx: ToolContext, records: list[dict[str, Any]]
     ) -> ToolOutput:
-        """An answer that leads with the fact asked for, then the comparison or the summary."""
+        """An answer that leads with the fact asked for, then the comparison or the summary. A
+        question about the pages the task named that asks for a fact is answered with one found on
+        them, or the step fails saying what was not found."""
         question = question_of(args, ctx)
         pool = _pool(ctx)
-        head = attribute.lead(question, records, pool, ctx.evidence)
+        asked = [a for a in (ctx.plan.task.asks.asks if ctx.plan.task else []) if isinstance(a, AnswerAsk)]
+        found = page_facts.answer([a for a in asked if a.expects in page_facts.FACT_KINDS],
+                                  page_facts.page_texts(ctx.step_outputs))  # fmt: skip
+        missing = [a for a in found if a.fact is None]
+        if missing:
+            raise FatalToolError("; ".join(f"I could not find {report.subject(a.ask.question)} on the pages read"
+                                           for a in missing), code="not_found_on_page")  # fmt: skip
+        unmet = [a.fact.because or a.fact.value for a in found if a.fact is not None and not a.fact.satisfied]
+        head = page_facts.lead_text(found, ctx.evidence) or attribute.lead(question, records, pool, ctx.evidence)
+        if unmet:
+            raise FatalToolError(f"{head} ({'; '.join(unmet)})", code="cannot_be_met")
         note = attribute.search_note(ctx.plan.steps, ctx.evidence)
         if records:
             text = answers.comparison(records, pool, ctx.evidence)
