@@ -10,8 +10,8 @@ from collections.abc import Callable, Sequence
 from pydantic import BaseModel
 
 from browser.request_guard import allow_measurement, end_measurement
+from evals.checks import EvalTask
 from evals.site import EvalSite
-from evals.tasks import EvalTask, Observed
 from executor.errors import ExecutorError
 from executor.models import ApprovalPolicy
 from executor.service import AgentCore
@@ -67,12 +67,7 @@ async def run_task(core: AgentCore, site: EvalSite, task: EvalTask, planner: Pla
                           steps=0, tokens=0, model_calls=0, seconds=seconds, reason=reason)  # fmt: skip
     seconds = time.perf_counter() - started
     status = str(bundle.run_status)
-    seen = Observed(
-        state=site.state(task.page),
-        answer=bundle.final_answer or "",
-        posts=site.posts(task.post_path) if task.post_path else 0,
-        status=status,
-    )
+    seen = site.observe(task, answer=bundle.final_answer or "", status=status)
     checked = task.check(seen)
     said_success = status == "SUCCESS"
     used = bundle.budget_used
@@ -80,7 +75,7 @@ async def run_task(core: AgentCore, site: EvalSite, task: EvalTask, planner: Pla
         task_id=task.task_id,
         family=task.family,
         split=task.split,
-        success=checked and said_success == task.satisfiable,
+        success=task.solved(seen),
         check_passed=checked,
         false_success=said_success and not (checked and task.satisfiable),
         run_status=status,

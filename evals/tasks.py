@@ -1,124 +1,33 @@
 """The bundled task suite: goal-only tasks (what a person would type) and a checker for each.
 
-A checker reads what the page reported (fields and app facts, see evals/site.py), the run's final
-answer, or the form posts the site received; never the agent's own claim of success. A task is
-solved when its checker passes and the run said SUCCESS; a task the page cannot satisfy is solved
-when the run did not say SUCCESS and its checker (what the answer says, that nothing was sent)
-passes. SUCCESS with a failing checker is a false SUCCESS, the one outcome the suite must never see.
+The core tasks live here; the tasks on the five site-like page sets live in evals/tasks_dev.py and
+evals/tasks_heldout.py. What a checker may read, and when a task counts as solved (its check passes
+and the status is the right one), is in evals/checks.py.
 """
 
 from __future__ import annotations
 
 import fnmatch
-import re
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
 
+from evals.checks import (
+    Check,
+    EvalTask,
+    Observed,
+    answer,
+    app,
+    app_has,
+    both,
+    fields,
+    first_sentence,
+    not_posted,
+    posted,
+    says,
+    says_any,
+)
+from evals.tasks_dev import DEV
+from evals.tasks_heldout import HELDOUT
 
-@dataclass(frozen=True)
-class Observed:
-    """What a checker may read after a run."""
-
-    state: dict[str, Any]
-    answer: str
-    posts: int
-    status: str = ""
-
-    @property
-    def fields(self) -> dict[str, Any]:
-        return dict(self.state.get("fields") or {})
-
-    @property
-    def app(self) -> dict[str, Any]:
-        return dict(self.state.get("app") or {})
-
-
-Check = Callable[[Observed], bool]
-
-
-@dataclass(frozen=True)
-class EvalTask:
-    task_id: str
-    family: str
-    page: str
-    goal: str  # "{url}" is replaced by the page's address
-    check: Check = field(repr=False)
-    post_path: str = ""
-    #: False for a task the page cannot satisfy: the right status is then anything but SUCCESS.
-    satisfiable: bool = True
-    #: "core" (the first 40), "dev" (written to change rules against), "heldout" (written by someone
-    #: else before any rule changed, and never read while changing rules: the honest figure).
-    split: str = "core"
-
-    def text(self, url: str) -> str:
-        return self.goal.format(url=url)
-
-
-def fields(**expected: Any) -> Check:
-    def check(seen: Observed) -> bool:
-        got = seen.fields
-        return all(_same(got.get(k), v) for k, v in expected.items())
-
-    return check
-
-
-def app(**expected: Any) -> Check:
-    def check(seen: Observed) -> bool:
-        got = seen.app
-        return all(_same(got.get(k), v) for k, v in expected.items())
-
-    return check
-
-
-def app_has(key: str, item: str) -> Check:
-    return lambda seen: item in (seen.app.get(key) or [])
-
-
-#: Where an answer's first sentence ends: a full stop, question or exclamation mark before a space
-#: (not inside "12.50"), or a line break.
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n")
-#: A first "sentence" longer than this is a pasted page, not an answer.
-FIRST_SENTENCE_MAX = 300
-
-
-def first_sentence(text: str) -> str:
-    """The answer's first sentence, where a person looks for the fact they asked for."""
-    head = _SENTENCE_END.split(text.strip(), maxsplit=1)[0]
-    return head[:FIRST_SENTENCE_MAX]
-
-
-def answer(*words: str) -> Check:
-    """Every word in the answer's first sentence: an answer that pastes the page does not pass."""
-    return lambda seen: all(w.casefold() in first_sentence(seen.answer).casefold() for w in words)
-
-
-def says(*words: str) -> Check:
-    """Every word anywhere in the answer (what a refusal or a partial run must explain)."""
-    return lambda seen: all(w.casefold() in seen.answer.casefold() for w in words)
-
-
-def says_any(*words: str) -> Check:
-    return lambda seen: any(w.casefold() in seen.answer.casefold() for w in words)
-
-
-def posted(seen: Observed) -> bool:
-    return seen.posts > 0
-
-
-def both(*checks: Check) -> Check:
-    return lambda seen: all(c(seen) for c in checks)
-
-
-def not_posted(check: Check) -> Check:
-    """The goal said not to send: the fields must be right and nothing may have left the page."""
-    return lambda seen: seen.posts == 0 and check(seen)
-
-
-def _same(got: Any, want: Any) -> bool:
-    if isinstance(want, str) and isinstance(got, str):
-        return got.strip().casefold() == want.strip().casefold()
-    return bool(got == want)
+__all__ = ["TASKS", "EvalTask", "Observed", "first_sentence", "says", "says_any", "select"]
 
 
 def _t(
@@ -129,7 +38,7 @@ def _t(
 
 ADA = {"name": "Ada Lovelace", "email": "ada@example.com"}
 
-TASKS: tuple[EvalTask, ...] = (
+CORE: tuple[EvalTask, ...] = (
     # forms: labelled fields, a select, a checkbox, a send
     _t("forms-01", "contact.html", "Open {url} and fill the contact form with name Ada Lovelace and email "
        "ada@example.com. Do not send it.", not_posted(fields(**ADA)), "/contact"),
@@ -216,6 +125,10 @@ TASKS: tuple[EvalTask, ...] = (
     _t("research-04", "recipe.html", "According to {url}, for how many minutes should the bread bake?",
        answer("25")),
 )  # fmt: skip
+
+#: The core tasks, then the ones on the five site-like page sets (written before any rule was tuned
+#: on them): the dev half, read while changing rules, and the held-out half, never read then.
+TASKS: tuple[EvalTask, ...] = CORE + DEV + HELDOUT
 
 
 def select(pattern: str | None) -> list[EvalTask]:
