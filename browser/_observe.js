@@ -20,6 +20,8 @@
     if (/[\p{L}\p{N}]{2}/u.test(el.textContent || "")) return false;
     const r = el.getBoundingClientRect();
     if (r.width < 4 || r.height < 4 || r.width > 64 || r.height > 64) return false;
+    // A holder of icons is not one: only an element whose children, if any, draw it (svg, img, i).
+    if (Array.from(el.children).some((c) => !/^(svg|img|i|use|path)$/i.test(c.tagName))) return false;
     return el.classList.length > 0 || el.id !== "" || /^(IMG|SVG|I)$/i.test(el.tagName);
   };
   const clickable = (el, pointer, parentPointer) =>

@@ -118,7 +118,8 @@ class Leg:
     ) -> RunBundleV1:
         state, ledger = self.state, self.ledger
         runs = list(state.step_runs.values())
-        answer, citations = AnswerAssembler().assemble(runs, ledger.items, state.actions)
+        waiting = (pending.question or pending.message) if pending is not None else None
+        answer, citations = AnswerAssembler().assemble(runs, ledger.items, state.actions, waiting=waiting)
         return self.fmt.bundle(
             status,
             reason=reason,

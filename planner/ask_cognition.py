@@ -44,6 +44,9 @@ MAX_ADVANCE = 5
 #: At most this many items opened while looking for an answer that is not on the page.
 MAX_EXPLORE = 2
 _INPUT = ("fill", "select", "check")
+#: A trip search's parts, as search forms label them.
+_TRIP_FIELDS = {"from": ("from", "origin", "leaving from", "departure airport"), "to": ("to", "destination", "going to"),
+                "date": ("departure date", "depart", "date"), "passengers": ("passengers", "travellers", "adults")}  # fmt: skip
 _NEXT_WORDS = ("next", "continue", "tiếp", "tiếp tục", "next step", "forward")
 
 
@@ -70,13 +73,20 @@ class _Elsewhere:
 
 
 @dataclass(frozen=True)
+class _Stop:
+    """What was asked cannot be had on this site (no plan meets the needs): stop before acting on."""
+
+    why: str
+
+
+@dataclass(frozen=True)
 class _Ask:
     """Two or more elements match equally: a person must say which."""
 
     question: str
 
 
-_Move = _Here | _Done | _Elsewhere | _Ask
+_Move = _Here | _Done | _Elsewhere | _Ask | _Stop
 
 
 def _click(el: ElementInfo) -> dict[str, Any]:
@@ -98,10 +108,21 @@ def _stuck(history: Sequence[HistoryEntry], i: int) -> bool:
 
 def _filled(h: HistoryEntry, ask: FillAsk) -> bool:
     """An input that went through with the ask's value into a field named like the ask's field."""
-    if h.status != "ok" or h.action.get("kind") not in ("fill", "select") or h.action.get("value") != ask.value:
+    if (
+        h.status != "ok"
+        or h.action.get("kind") not in ("fill", "select")
+        or h.action.get("value") != ask.value
+    ):
         return False
     name = str((h.element or {}).get("name") or "")
     return max((g.words_score(s, name) for s in g.synonyms(ask.field)), default=0.0) >= g.MATCH
+
+
+def _best_field(obs: Observation, names: Sequence[str], value: str) -> g.Pick:
+    """The field any of `names` finds with the best score."""
+    picks = [g.find_field(obs, n, value) for n in names]
+    found = [p for p in picks if p.element is not None]
+    return max(found, key=lambda p: p.score) if found else picks[0]
 
 
 def _working_form(history: Sequence[HistoryEntry]) -> tuple[int | None, int | None]:
@@ -122,14 +143,24 @@ class _Policy:
     # --- one decision ------------------------------------------------------------------------------
 
     def decide(self) -> CognitionDecision:
+        decision = self._decide()
+        return decision.model_copy(update={"observed": self.observed}) if self.observed else decision
+
+    def _decide(self) -> CognitionDecision:
         pending: list[int] = []
         waiting: list[str] = []
+        self.observed: list[int] = []
         for i, ask in enumerate(self.asks.asks):
             if self._finished(i, ask):
                 continue
             move = self._move(i, ask)
             if isinstance(move, _Done):
+                self.observed.append(i)
                 continue
+            if isinstance(move, _Stop):
+                done = {"kind": "done", "success": False, "summary": move.why}
+                return CognitionDecision(decision="answer", confidence=0.3, rationale=move.why, actions=[done],
+                                         answer=move.why, ask=i)  # fmt: skip
             if isinstance(move, _Ask):
                 return CognitionDecision(decision="request_info", confidence=0.3, question=move.question,
                                          rationale=move.question, ask=i)  # fmt: skip
@@ -201,8 +232,7 @@ class _Policy:
         if isinstance(ask, SearchAsk):
             return self._search(i, ask)
         if isinstance(ask, SortAsk):
-            return self._pressing(g.find_control(self.obs, ask.column, prefer=("button", "columnheader", "link"),
-                                                 avoid=self.avoid), f"sort by {ask.column}")  # fmt: skip
+            return self._sort(ask)
         if isinstance(ask, OpenAsk):
             return self._reveal_or(i, ask, self._open(ask))
         if isinstance(ask, PressAsk):
@@ -251,6 +281,8 @@ class _Policy:
             return _Done()
         if el.tag == "select" or el.options:
             option = max(el.options, key=lambda o: g.words_score(value, o), default=value)
+            if el.value == option:
+                return _Done()
             if g.words_score(value, option) < g.MATCH:
                 return _Elsewhere(
                     f'"{el.name}" has no option "{value}" (it offers {", ".join(el.options[:6])})'
@@ -299,7 +331,37 @@ class _Policy:
             action = _click(el)
         return _Here([action], "do", min(0.95, pick.score), f"choose {g.describe(el)}")
 
+    def _search_form(self, i: int, ask: SearchAsk) -> _Move | None:
+        """A search form that asks for each part (from, to, date, passengers): fill each, then run it."""
+        picks = {
+            key: _best_field(self.obs, _TRIP_FIELDS.get(key, (key,)), value)
+            for key, value in ask.fields.items()
+        }
+        if not all(p.element is not None for p in picks.values()):
+            return None
+        for key, value in ask.fields.items():
+            el = picks[key].element
+            assert el is not None
+            option = (
+                max(el.options, key=lambda o: g.words_score(value, o), default=value) if el.options else value
+            )
+            if el.value is not None and (el.value == option or g.words_score(value, el.value) >= 0.99):
+                continue
+            if el.tag == "select" or el.options:
+                action = {"kind": "select", "target": {"index": el.index}, "value": option}
+            else:
+                action = {"kind": "fill", "target": {"index": el.index}, "value": value}
+            return _Here([action], "input", 0.9, f"fill {g.describe(el)} with {key} {value}")
+        button = g.find_control(self.obs, "search", avoid=self.avoid)
+        if button.element is None:
+            return _Elsewhere(button.why)
+        return _Here([_click(button.element)], "run", 0.9, f'press "{button.element.name}" to search')
+
     def _search(self, i: int, ask: SearchAsk) -> _Move:
+        if ask.fields:
+            move = self._search_form(i, ask)
+            if move is not None:
+                return move
         box = g.find_search(self.obs)
         if box.element is None:
             opener = g.find_control(self.obs, "search", avoid=self.avoid)
@@ -326,6 +388,22 @@ class _Policy:
             [_click(pick.element)], "do", min(0.95, pick.score), f"{what}: {g.describe(pick.element)}"
         )
 
+    def _sort(self, ask: SortAsk) -> _Move:
+        """A "Sort by" select with an option for the column and the direction, else the column's header."""
+        for el in self.obs.elements:
+            if not (el.visible and el.enabled and el.options) or g.name_score("sort", el) < g.MATCH:
+                continue
+            option = sort_option(el.options, ask)
+            if option is not None:
+                if el.value == option:
+                    return _Done()
+                action = {"kind": "select", "target": {"index": el.index}, "value": option}
+                return _Here([action], "do", 0.9, f'choose "{option}" in {g.describe(el)}')
+        pick = g.find_control(
+            self.obs, ask.column, prefer=("button", "columnheader", "link"), avoid=self.avoid
+        )
+        return self._pressing(pick, f"sort by {ask.column}")
+
     def _open(self, ask: OpenAsk) -> _Move:
         kind_words = set(g.tokens(ask.what)) & set(g.KIND_WORDS)
         pick = (
@@ -351,8 +429,15 @@ class _Policy:
         if not ask.item:
             return self._pressing(g.find_control(self.obs, ask.what, avoid=self.avoid), f"press {ask.what}")
         in_row = g.find_control(self.obs, ask.what, item=ask.item, avoid=self.avoid)
-        if in_row.element is not None and g.words_score(ask.item, in_row.element.context) >= g.MATCH:
+        if (
+            in_row.element is not None
+            and g.words_score(g.item_words(ask.item), in_row.element.context) >= g.MATCH
+        ):
             return self._phase(self._pressing(in_row, f"{ask.what} {ask.item}"), "press")
+        if "open" in self.avoid:  # "star it but don't open it": only the control in its row will do
+            return _Elsewhere(
+                in_row.why if in_row.element is None else f"no {ask.what} control in the row of {ask.item}"
+            )
         if not _ok(self.history, i, "open"):
             item = g.find_item(self.obs, ask.item, avoid=self.avoid)
             if item.element is None:
@@ -414,9 +499,12 @@ class _Policy:
         return self._pressing(pick, ask.describe())
 
     def _explore(self, i: int, ask: AnswerAsk) -> _Move:
-        """The answer on this page ends the step; otherwise the item the question names is opened."""
-        if find_fact(ask.question, ask.expects, self.obs.text) is not None:
-            return _Done()
+        """The answer on this page ends the step; otherwise the item the question names is opened. An
+        answer that says the site cannot give what was asked (no plan meets the needs) stops the step
+        before anything that depended on it is done."""
+        fact = find_fact(ask.question, ask.expects, self.obs.text)
+        if fact is not None:
+            return _Done() if fact.satisfied else _Stop(fact.because or fact.value)
         if len(_entries(self.history, i, "explore")) >= MAX_EXPLORE:
             return _Done()
         clicked = {(h.element or {}).get("name") for h in _entries(self.history, i, "explore")}
@@ -438,6 +526,29 @@ _QUESTION_WORDS = re.compile(
 def _topic(question: str) -> str:
     """The words of a question that name its subject ("team offsite")."""
     return " ".join(_QUESTION_WORDS.sub(" ", question).split()) or question
+
+
+_DESC_WORDS = re.compile(r"(?i)high(?:est)?\s*(?:to|-|→)\s*low|descending|most expensive|newest|z\s*-\s*a")
+
+
+#: Sort options that name a column's order without naming the column ("Cheapest first").
+_ORDER_WORDS = {
+    "price": (("cheapest", "lowest price", "price low"), ("most expensive", "highest price", "price high")),
+    "time": (("earliest",), ("latest",)), "date": (("oldest",), ("newest", "latest")),
+    "duration": (("fastest", "shortest"), ("longest",)), "rating": (("lowest rated",), ("best rated", "rating")),
+}  # fmt: skip
+
+
+def sort_option(options: Sequence[str], ask: SortAsk) -> str | None:
+    """The option of a "Sort by" list for the column in the asked direction ("Price: low to high",
+    "Cheapest first")."""
+    words = _ORDER_WORDS.get(g.tokens(ask.column)[0] if g.tokens(ask.column) else "", ((), ()))
+    ordered = [o for o in options for w in words[1 if ask.descending else 0] if w in o.lower()]
+    if ordered:
+        return ordered[0]
+    fitting = [o for o in options if g.words_score(ask.column, o) >= 0.45]
+    same_way = [o for o in fitting if bool(_DESC_WORDS.search(o)) == ask.descending]
+    return (same_way or fitting or [None])[0]
 
 
 def shows(obs: Observation, words: str) -> bool:

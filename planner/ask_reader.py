@@ -30,7 +30,8 @@ from planner.asks import (
     SubmitAsk,
     ToggleAsk,
 )
-from planner.field_values import read_item, read_list
+from planner.field_values import KNOWN_FIELDS, read_item, read_list
+from planner.slots import date_value, long_date
 
 _URL = re.compile(r"(?:https?://|\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/)\S*?(?=[.,;:!?)\]]*(?:\s|$))", re.I)
 _POLITE = re.compile(
@@ -41,7 +42,7 @@ _POLITE = re.compile(
 )
 #: Between clauses: commas and "and"/"then" before a verb, sentence ends, "but".
 _BREAK = re.compile(
-    r"\s*(?:[;\n]|(?<=[.!?])\s+|,\s*(?:and\s+then|and|then|rồi|và|sau đó)?|\s(?:and\s+then|then|and|but|rồi|và|"
+    r"\s*(?:[;\n]|\s[-–—]\s|(?<=[.!?])\s+|,\s*(?:and\s+then|and|then|rồi|và|sau đó)?|\s(?:and\s+then|then|and|but|rồi|và|"
     r"sau đó|nhưng)\s)\s*",
     re.I,
 )
@@ -100,12 +101,14 @@ def fact_kind(question: str) -> FactKind:
     q = fold(question.lower())
     if re.search(r"\b(?:email address|e-mail|email)\b", q):
         return "email"
+    if re.search(r"\bhow much\b", q) and re.search(r"\b(?:storage|space|data|disk|memory|time|traffic)\b", q):
+        return "number"  # "how much storage am I using" is an amount, not a price
     if re.search(r"\b(?:how much|price|cost|costs|fee|gia|bao nhieu tien)\b", q):
         return "price"
+    if re.search(r"\b(?:what time|time of|(?:luc )?may gio|gio nao|at what hour)\b", q):
+        return "time"
     if re.search(r"\b(?:how many|number of|count|so luong|bao nhieu|may)\b", q):
         return "count"
-    if re.search(r"\b(?:what time|time of|luc may gio)\b", q):
-        return "time"
     if re.search(r"\b(?:when|what date|which date|what day|which day|date|khi nao|ngay nao|luc nao)\b", q):
         return "date"
     if re.search(r"\b(?:which year|what year|how long|how far|how tall|how big|how old)\b", q):
@@ -121,8 +124,15 @@ def fact_kind(question: str) -> FactKind:
     return "text"
 
 
+_JUST_LOOK = re.compile(
+    r"(?i)^(?:xem|check|look|see|coi)(?:\s+(?:giúp|hộ|dùm)\s*(?:mình|tôi|em)?)?(?:\s+(?:trên|on|at|ở)\s*(?:URL)?)?\s*[.!?]*$"
+)
+
+
 def _question(clause: str) -> str | None:
     stripped = clause.strip()
+    if _JUST_LOOK.match(stripped):
+        return None
     if _QUESTION_START.match(stripped) or stripped.endswith("?") or _VI_QUESTION.search(stripped):
         body = re.sub(r"^(?:tell me|let me know|cho (?:tôi|mình) biết)\s+", "", stripped, flags=re.I)
         return body.rstrip(" .")
@@ -188,12 +198,31 @@ _NUMBER_WORDS = {
 }
 
 
+#: "on URL", "at URL", "trên URL", "in the inbox URL": where, already known from the task's URL.
+_AT_URL = re.compile(
+    r"(?i)\s*(?<!log )(?<!sign )(?<!check )\b(?:on|at|in|from|of|trên|tại|ở|của|vào)\s+(?:the\s+|this\s+)?"
+    r"(?:(?!on\b|at\b|in\b)[a-zà-ỹ]+\s+)?URL\b|\s+URL\s*(?=[?.!]?\s*$)|^\s*URL\s*,?\s+"
+)
+
+
 #: "open this page", "open it": the page the task is on, not something on it.
-_HERE = re.compile(r"(?i)(?:this|the|that|current|my)\s+(?:page|tab|site|website|article|link)|it|trang này|tab này")
+_HERE = re.compile(
+    r"(?i)(?:this|the|that|current|my)\s+(?:page|tab|site|website|article|link)|it|trang này|tab này"
+)
 
 
 def _opening(verb: str, rest: str) -> list[Ask] | None:
-    if _URL.search(rest) or re.search(r"\bURL\b", rest) or not rest.strip() or _HERE.fullmatch(rest.strip(" .")):
+    after = re.match(r"(?i)^\s*URL\s+(?P<more>\S.*)$", rest)
+    if after is not None and _verb_of(after.group("more")) is not None:
+        more = _verb_of(after.group("more"))
+        assert more is not None
+        return more[1](more[0], more[2])  # "vào URL mua ...": the page, then what to do there
+    if (
+        _URL.search(rest)
+        or re.search(r"\bURL\b", rest)
+        or not rest.strip()
+        or _HERE.fullmatch(rest.strip(" ."))
+    ):
         return []  # opening the page the task names: where the step starts, not an ask
     obj, where = _cut_where(rest)
     obj = _object(obj)
@@ -229,6 +258,65 @@ def _plan_choice(field: str, value: str) -> ChooseAsk | None:
     if m and field.lower() in ("plan", "tier", "package", "option", "size", "color", "colour", "class"):
         return ChooseAsk(option=m.group("opt"), among=m.group("among").lower())
     return None
+
+
+def _plan_phrase(text: str) -> ChooseAsk | None:
+    """ "on the Team plan", "the Pro plan": a plan chosen by name."""
+    m = re.fullmatch(
+        r"(?i)(?:on\s+|with\s+)?(?:the\s+)?(?P<opt>[\w-]+)\s+(?P<among>plan|tier|package)", text.strip()
+    )
+    return ChooseAsk(option=m.group("opt"), among=m.group("among").lower()) if m else None
+
+
+def _saying(verb: str, rest: str) -> list[Ask] | None:
+    """ "... and say: Friday works for me": the message of a reply (or of the form being written)."""
+    message = strip_quotes(re.sub(r"(?i)^(?:that|:)\s*", "", rest.strip()).strip().rstrip("."))
+    return [FillAsk(field="message", value=message), SubmitAsk(purpose="reply")] if message else None
+
+
+#: Choices a checkout asks for, as people say them: (words, option the page shows, what it is among).
+_CHECKOUT_CHOICES: tuple[tuple[str, str, str], ...] = (
+    (r"trả tiền khi nhận hàng|thanh toán khi nhận hàng|cash on delivery|pay on delivery|\bcod\b", "cash on delivery",
+     "payment"),
+    (r"(?:giao hàng|ship(?:ping)?|delivery)\s+(?:tiêu chuẩn|standard)|standard (?:delivery|shipping)", "standard",
+     "delivery"),
+    (r"(?:giao hàng|ship(?:ping)?|delivery)\s+(?:nhanh|hỏa tốc|express)|express (?:delivery|shipping)", "express",
+     "delivery"),
+    (r"(?:pay|thanh toán)\s+(?:by|bằng)\s+(?:card|thẻ)|credit card|card payment", "card", "payment"),
+)  # fmt: skip
+
+
+def _checkout_parts(parts: list[str]) -> list[Ask]:
+    """The rest of a purchase: delivery and payment choices, then the buyer's details."""
+    asks: list[Ask] = []
+    for part in parts:
+        choice = next(((o, a) for w, o, a in _CHECKOUT_CHOICES if re.search(rf"(?i){w}", part)), None)
+        if choice is not None:
+            asks.append(ChooseAsk(option=choice[0], among=choice[1]))
+            continue
+        listed = read_list(re.sub(r"^([^:,]{1,30}):\s*", r"\1 ", part))
+        asks.extend(FillAsk(field=f.field, value=f.value) for f in listed if _is_field_word(f.field))
+    return asks
+
+
+def _buying(verb: str, rest: str) -> list[Ask] | None:
+    """ "buy 1 French Press, standard delivery, pay on delivery. Name: ...": put it in the cart, go
+    through the checkout with those choices and details, and place the order."""
+    first, *others = re.split(r"\s*[,.;]\s+|\s*[,;]\s*", rest.strip().rstrip("."))
+    rest = first
+    m = re.match(
+        r"(?i)(?:giúp tôi\s+|for me\s+|me\s+)?(?P<n>\d+|one|two|three|a|an)?\s*(?:cái|chiếc|x\s+)?\s*(?:of\s+)?"
+        r"(?:the\s+)?(?P<item>.+)$",
+        rest.strip(),
+    )
+    if m is None or not m.group("item").strip():
+        return None
+    count = m.group("n") or "1"
+    n = int(count) if count.isdigit() else _NUMBER_WORDS.get(count.lower(), 1)
+    item = _object(m.group("item"))
+    asks: list[Ask] = [FillAsk(field="quantity", value=str(n), where=item)] if n > 1 else []
+    asks += [PressAsk(what="add to cart", item=item), PressAsk(what="checkout", where="cart")]
+    return [*asks, *_checkout_parts(others), SubmitAsk(purpose="order")]
 
 
 def _creating(verb: str, rest: str) -> list[Ask] | None:
@@ -279,7 +367,43 @@ def _choosing(verb: str, rest: str) -> list[Ask] | None:
     return [ChooseAsk(option=obj, where=where)] if obj else None
 
 
+_TRIP = re.compile(
+    r"(?i)(?:\b(?:from|từ)\s+(?P<from>[A-ZÀ-Ỹ][\w\sÀ-ỹ'.-]*?)\s+(?:to|đi|đến|tới|ra|vào)\s+|"
+    r"\b(?:flights?|chuyến bay|vé)\s+(?!from\b|từ\b)(?P<from2>[A-ZÀ-Ỹ][\w'.-]*(?:\s+[A-ZÀ-Ỹ][\w'.-]*)*)\s+to\s+)"
+    r"(?P<to>[A-ZÀ-Ỹ][\w\sÀ-ỹ'.-]*?)(?=\s+(?:on|ngày|for|cho|in|at)\b|[,.;?]|$)"
+)
+_TRIP_DATE = re.compile(
+    r"(?i)\b(?:on|ngày|for)\s+(?P<date>\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{4}|\d{1,2}\s+\w+\s+\d{4}|"
+    r"\w+\s+\d{1,2},?\s+\d{4})"
+)
+_TRIP_PEOPLE = re.compile(
+    r"(?i)\b(?:for|cho)\s+(?P<n>\d+|one|two|three|four|five|six)\s+"
+    r"(?:passengers?|people|persons?|adults?|travell?ers?|người|khách)"
+)
+
+
+def trip_fields(text: str) -> dict[str, str]:
+    """From, to, date and passengers of a trip search, as the person wrote them."""
+    fields: dict[str, str] = {}
+    m = _TRIP.search(text)
+    if m is None:
+        return fields
+    fields["from"] = (m.group("from") or m.group("from2") or "").strip()
+    fields["to"] = m.group("to").strip()
+    d = _TRIP_DATE.search(text)
+    if d:
+        fields["date"] = date_value(d.group("date")) or long_date(d.group("date")) or d.group("date")
+    p = _TRIP_PEOPLE.search(text)
+    if p:
+        n = p.group("n")
+        fields["passengers"] = n if n.isdigit() else str(_NUMBER_WORDS.get(n.lower(), 1))
+    return fields
+
+
 def _searching(verb: str, rest: str) -> list[Ask] | None:
+    trip = trip_fields(rest)
+    if trip:
+        return [SearchAsk(query=strip_quotes(rest.strip().rstrip(".!?,")), fields=trip)]
     rest = re.sub(
         r"(?i)^(?:the\s+)?(?:shop|store|site|website|page|catalog(?:ue)?|products?|inbox|list)\s+", "", rest
     )
@@ -289,12 +413,24 @@ def _searching(verb: str, rest: str) -> list[Ask] | None:
     return [SearchAsk(query=query)] if query else None
 
 
+_DESCENDING = re.compile(
+    r"(?i)\s*,?\s*(?:from\s+)?(?:highest|most expensive|largest|newest|descending|high(?:est)? to low(?:est)?|"
+    r"biggest first|cao xuống thấp|giảm dần)(?:\s+first)?\b"
+)
+_ASCENDING = re.compile(
+    r"(?i)\s*,?\s*(?:from\s+)?(?:lowest|cheapest|smallest|oldest|ascending|low(?:est)? to high(?:est)?|"
+    r"thấp đến cao|thấp lên cao|tăng dần)(?:\s+first)?\b"
+)
+
+
 def _sorting(verb: str, rest: str) -> list[Ask] | None:
-    m = re.search(r"(?i)\b(?:by|on|theo)\s+(?:the\s+)?(?P<col>[\w -]+?)(?:\s+column)?(?P<dir>\s*(?:,\s*)?(?:from\s+)?"
-                  r"(?:highest|most expensive|largest|descending|high to low|giảm dần)[\w ]*)?$", rest.strip().rstrip("."))  # fmt: skip
+    text = rest.strip().rstrip(".")
+    descending = bool(_DESCENDING.search(text))
+    text = _ASCENDING.sub("", _DESCENDING.sub("", text))
+    m = re.search(r"(?i)\b(?:by|on|theo)\s+(?:the\s+)?(?P<col>[\w -]+?)(?:\s+column)?$", text)
     if m is None:
         return None
-    return [SortAsk(column=m.group("col").strip(), descending=bool(m.group("dir")))]
+    return [SortAsk(column=m.group("col").strip(), descending=descending)]
 
 
 def _pressing(verb: str, rest: str) -> list[Ask] | None:
@@ -306,6 +442,13 @@ def _pressing(verb: str, rest: str) -> list[Ask] | None:
 def _submitting(purpose: str) -> Reader:
     def read(verb: str, rest: str) -> list[Ask] | None:
         asks: list[Ask] = []
+        trip = trip_fields(rest) if purpose in ("book", "order") else {}
+        if trip:  # "book me a direct flight from Berlin to Hanoi on ...": search, pick, book
+            asks.append(SearchAsk(query=strip_quotes(rest.strip().rstrip(".!?,")), fields=trip))
+            kind = re.search(r"(?i)\b(direct|non-?stop|cheapest|earliest|latest)\b", rest)
+            if kind:
+                asks.append(ChooseAsk(option=f"{kind.group(1).lower()} flight", among="flight"))
+            return [*asks, SubmitAsk(purpose="book")]
         rest = _URL.sub("", rest)
         m = re.search(r"(?i)\b(?:as|with (?:the )?(?:username|user name|login))\s+(?P<user>[\w.@+-]+)", rest)
         if m and purpose == "login" and m.group("user").lower() not in ("the", "a", "my"):
@@ -315,11 +458,26 @@ def _submitting(purpose: str) -> Reader:
         )
         if pw and purpose == "login":
             asks.append(FillAsk(field="password", value=pw.group("pw").rstrip(".,")))
+        need = re.search(r"(?i)\bfor\s+(?:a|the|any)\s+(?P<what>plan|tier|package|room|flight|one)\s+"
+                         r"(?:that|which|with|for)\s+(?P<need>.+)$", rest)  # fmt: skip
+        if need and purpose in ("signup", "book", "order"):  # which one is chosen from the page's numbers
+            question = f"which {need.group('what')} {need.group('need').rstrip('.')}"
+            asks.append(AnswerAsk(question=question, expects="item"))
         lst = re.search(
-            r"(?i)\bwith\s+(?P<list>(?:(?:my|the|your)\s+)?(?:name|email|full name|first name).+)$", rest
+            r"(?i)(?:\bwith|:)\s+(?P<list>(?:(?:my|the|your)\s+)?(?:name|email|full name|first name|tên).+)$",
+            rest,
         )
         if lst and purpose != "login":
-            asks += [FillAsk(field=f.field, value=f.value) for f in read_list(lst.group("list"))]
+            listed = lst.group("list")
+            plan = re.search(
+                r"(?i),?\s*\b(?:on|with)\s+the\s+(?P<opt>[\w-]+)\s+(?P<among>plan|tier|package)\b", listed
+            )
+            if plan:
+                asks.append(ChooseAsk(option=plan.group("opt"), among=plan.group("among").lower()))
+                listed = listed[: plan.start()] + listed[plan.end() :]
+            for item in read_list(listed):
+                chosen = _plan_choice(item.field, item.value) or _plan_phrase(f"{item.field} {item.value}")
+                asks.append(chosen or FillAsk(field=item.field, value=item.value))
         asks.append(SubmitAsk(purpose=purpose))  # type: ignore[arg-type]
         return asks
 
@@ -399,7 +557,8 @@ def _replying(verb: str, rest: str) -> list[Ask] | None:
         rest.strip(),
     )
     if m is None:
-        return None
+        who = _object(re.sub(r"(?i)^to\s+", "", rest.strip()))
+        return [OpenAsk(what=who), PressAsk(what="reply")] if who else None
     who = _object(m.group("who"))
     return [OpenAsk(what=who), PressAsk(what="reply"),
             FillAsk(field="message", value=strip_quotes(m.group("msg").strip().rstrip("."))),
@@ -445,6 +604,10 @@ _VERBS: tuple[tuple[str, Reader], ...] = (
     ("log in", _submitting("login")), ("login", _submitting("login")), ("sign in", _submitting("login")),
     ("log into", _submitting("login")), ("đăng nhập", _submitting("login")),
     ("sign up", _submitting("signup")), ("register", _submitting("signup")), ("đăng ký", _submitting("signup")),
+    ("sign me up", _submitting("signup")), ("sign us up", _submitting("signup")), ("register me", _submitting("signup")),
+    ("đăng ký cho tôi", _submitting("signup")), ("đăng ký giúp tôi", _submitting("signup")),
+    ("say", _saying), ("saying", _saying), ("write back", _saying), ("nói", _saying), ("trả lời rằng", _saying),
+    ("buy", _buying), ("purchase", _buying), ("order", _buying), ("mua", _buying), ("đặt mua", _buying),
     ("submit", _submitting("send")), ("send", _submitting("send")), ("gửi", _submitting("send")),
     ("book", _submitting("book")), ("place the order", _submitting("order")), ("place order", _submitting("order")),
     ("check out", _submitting("order")), ("checkout", _submitting("order")), ("đặt", _submitting("book")),
@@ -467,6 +630,7 @@ _VERB_RE = re.compile(
     + r")(?![\w])",
 )
 _READER = {fold(v): r for v, r in _VERBS}
+_FIELD_NAMES = frozenset(fold(w.lower()) for w in KNOWN_FIELDS)
 _READER_VERB = {fold(v): v for v, _ in _VERBS}
 
 
@@ -481,7 +645,11 @@ def _verb_of(clause: str) -> tuple[str, Reader, str] | None:
     Vietnamese typed with its marks is matched with them ("mô tả" is not "mở")."""
     if has_vietnamese_marks(clause):
         m = _ACCENTED.match(clause.lower())
-        if m is None or not has_vietnamese_marks(m.group("verb")) and fold(m.group("verb")) != m.group("verb"):
+        if (
+            m is None
+            or (not has_vietnamese_marks(m.group("verb"))
+            and fold(m.group("verb")) != m.group("verb"))
+        ):
             m = m if m is not None else None
         if m is None:
             return None
@@ -497,8 +665,13 @@ def _verb_of(clause: str) -> tuple[str, Reader, str] | None:
 _KEEP_WHOLE = re.compile(r"""["“][^"”]*["”]|\{\{secret:[a-z0-9_]+\}\}""")
 #: A clause that only says where: "According to URL", "On URL".
 _ONLY_PLACE = re.compile(
-    r"(?i)^(?:according to|on|at|from|in|theo|trên|tại)?\s*(?:the\s+)?(?:page\s+)?URL\W*$"
+    r"(?i)^(?:according to|on|at|from|in|theo|trên|tại)?\s*(?:the\s+)?(?:page\s+)?(?:URL)?\W*$|^according to\W*$"
 )
+
+
+_OPENS_PAGE = re.compile(r"(?i)^(?:open|go to|visit|navigate to|head to|mở|vào|truy cập)\s+URL\W*$")
+#: "... and what it costs": a question about what the question before it found.
+_ABOUT_IT = re.compile(r"(?i)^(?:what|how much|when|where|how many)\s+(?:it|they|that one|this one|that)\b")
 
 
 def _clauses(text: str) -> list[str]:
@@ -521,7 +694,24 @@ def _clauses(text: str) -> list[str]:
     for piece in pieces:
         piece = _POLITE.sub("", piece.strip())
         piece = _POLITE.sub("", piece)
-        starts = _verb_of(piece) is not None or _question(piece) is not None or _NEGATION.match(piece)
+        if _JUST_LOOK.match(piece):
+            continue  # "xem giúp mình", "check": where to look, already known
+        asked = _QUESTION_START.match(piece) is not None or _question(piece) is not None
+        continues_question = (
+            bool(out)
+            and _question(out[-1]) is not None
+            and not out[-1].rstrip().endswith("?")
+            and _QUESTION_START.match(piece) is None  # "..., how much storage am I using?" asks anew
+        ) or (bool(out) and _question(out[-1]) is not None and _ABOUT_IT.match(piece) is not None)
+        after_page = (
+            bool(out) and _OPENS_PAGE.match(out[-1]) is not None
+        )  # "Open URL, frobnicate ...": its own
+        starts = (
+            _verb_of(piece) is not None
+            or (asked and not continues_question)
+            or _NEGATION.match(piece)
+            or after_page
+        )
         if out and not starts:
             joiner = ", " if not out[-1].endswith((".", "?", "!")) else " "
             out[-1] = f"{out[-1]}{joiner}{piece}"
@@ -534,6 +724,7 @@ def read_asks(task: str) -> AskList:
     """The task's asks, prohibitions and unread parts, in the order the person gave them."""
     reading = _Reading(asks=[], forbidden=[], unread=[])
     text = _URL.sub(lambda m: "URL" if m.group(0) else "", task)
+    text = _AT_URL.sub(" ", text)
     for m in _WITHOUT.finditer(text):
         reading.forbidden.append(
             _ING.get(m.group("verb").lower(), m.group("verb").lower().removesuffix("ing"))
@@ -570,10 +761,24 @@ def _read_clause(clause: str, reading: _Reading) -> None:
     if asked is not None:
         reading.asks.append(AnswerAsk(question=asked, expects=fact_kind(asked)))
         return
+    listed = read_list(re.sub(r"^([^:,]{1,30}):\s*", r"\1 ", clause)) if found is None else []
+    if listed and all(_is_field_word(f.field) for f in listed):
+        reading.asks.extend(FillAsk(field=f.field, value=f.value) for f in listed)
+        return
     if (found is None and clause.strip(" .") and clause.strip(" .") != "URL") or (
         found is not None and asks is None
     ):
         reading.unread.append(clause.strip(" ."))
+
+
+def _is_field_word(field: str) -> bool:
+    """A word forms use for a field: "Tên", "địa chỉ", "postcode" (a verbless "Tên: Lan" is a fill)."""
+    return fold(field.lower()) in _FIELD_NAMES or fold(field.lower()) in _EXTRA_FIELDS
+
+
+#: Field words a verbless list may use beyond the payload's (planner/payload.py).
+_EXTRA_FIELDS = frozenset(fold(w) for w in ("postcode", "zip", "zip code", "postal code", "street", "mã bưu chính",
+                                            "country", "quốc gia", "subject", "state", "province"))  # fmt: skip
 
 
 def _is_forbidden(ask: Ask, forbidden: list[str]) -> bool:

@@ -67,12 +67,17 @@ class ChooseAsk(_Ask):
 
 
 class SearchAsk(_Ask):
-    """Search the site for `query`: the query ends up in the page's search state or its URL."""
+    """Search the site for `query`: the query ends up in the page's search state or its URL. A
+    search with parts ("flights from Hanoi to Singapore on 2027-03-14 for 2 passengers") carries
+    them as `fields` (from, to, date, passengers), for a search form that asks for each."""
 
     kind: Literal["search"] = "search"
     query: str = Field(min_length=1)
+    fields: dict[str, str] = Field(default_factory=dict)
 
     def describe(self) -> str:
+        if self.fields:
+            return "search for " + ", ".join(f"{k} {v}" for k, v in self.fields.items())
         return f'search for "{self.query}"'
 
 
@@ -176,6 +181,22 @@ ASK = TypeAdapter(Ask)
 READING_KINDS = frozenset({"open", "answer", "search", "sort"})
 
 
+#: Left-overs that ask nothing: politeness and filler a reader may leave unread.
+_POLITE_LEFTOVER = frozenset(
+    ["please", "thanks", "thank", "you", "thx", "cheers", "ok", "okay", "now", "quickly", "asap", "nhé", "nha", "nhe", "giúp", "mình", "giúp", "tôi", "cảm", "ơn"]
+)
+
+
+def meaningful_unread(asks: AskList) -> list[str]:
+    """Unread parts that ask for something (more than politeness, more than two words)."""
+    out = []
+    for part in asks.unread:
+        words = [w for w in part.lower().replace(",", " ").split() if w not in _POLITE_LEFTOVER]
+        if len(words) >= 2:
+            out.append(part)
+    return out
+
+
 class AskList(Contract):
     """The asks of one step, in order, with what the person ruled out and what was not understood."""
 
@@ -189,7 +210,7 @@ class AskList(Contract):
         return [a for a in self.asks if a.kind == kind]
 
     def describe(self) -> str:
-        parts = [a.describe() for a in self.asks]
+        parts = [a.describe() + (f" (in {a.where})" if a.where else "") for a in self.asks]
         if self.forbidden:
             parts.append("never " + " or ".join(self.forbidden))
         return "; ".join(parts)

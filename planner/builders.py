@@ -12,8 +12,9 @@ from typing import Any
 
 from planner import lexicon as lx
 from planner._text import Text, collapse_spaces, fold, has_terms, search_terms
-from planner.asks import AskList, ChangeAsk, PressAsk, SubmitAsk
+from planner.asks import AskList, ChangeAsk, PressAsk, SearchAsk, SubmitAsk
 from planner.gates import make_gate
+from planner.grounding import alternatives
 from planner.models import (
     Budget,
     ContextPack,
@@ -111,6 +112,11 @@ def research_urls(spec: TaskSpecV1) -> list[str]:
     return []
 
 
+#: Words that ask for the web beyond the page the task names ("compare with reviews online").
+_WEB_WORDS = ("search the web", "on the web", "online", "other sites", "other sources", "reviews", "news",
+              "google", "tìm trên mạng", "nguồn khác")  # fmt: skip
+
+
 def _research(d: _Draft, after: list[str], *, optional_retrieve: bool = False) -> list[str]:
     """[OPEN_URL for named pages] RETRIEVE -> FETCH_DATA? -> COMPUTE; returns the step ids made."""
     flags, spec = d.signals.flags, d.spec
@@ -121,8 +127,9 @@ def _research(d: _Draft, after: list[str], *, optional_retrieve: bool = False) -
             urls.insert(0, d.context.active_tab.url)
         for i, url in enumerate(dict.fromkeys(urls), 1):
             made.append(d.add(f"stp_o{i}", StepType.OPEN_URL, open_name(url), after, inputs={"url": url}))
-    opened = bool(made)
-    if not made or flags.compare or flags.news or flags.data:
+    opened = bool(made) or any(s.type is StepType.OPEN_URL for s in d.steps)
+    on_page = opened and bool(spec.asks.asks) and not has_terms(Text(spec.user_query), _WEB_WORDS)
+    if (not made and not on_page) or ((flags.compare or flags.news or flags.data) and not on_page):
         d.sub_queries = generate_sub_queries(
             spec, compare=flags.compare, data=flags.data, news=flags.news, state=bool(after)
         )
@@ -200,7 +207,14 @@ _ASK_GATES: tuple[tuple[GateKind, tuple[str, ...]], ...] = (
 
 def _ask_gate(asks: AskList) -> GateKind:
     said = {a.purpose for a in asks.asks if isinstance(a, SubmitAsk)}
-    said |= {a.what.lower().split()[0] for a in asks.asks if isinstance(a, PressAsk) and a.what.strip()}
+    said |= {"send" for a in asks.asks if isinstance(a, SearchAsk) and a.fields}  # a search form is sent
+    said |= {
+        w.lower().split()[0]
+        for a in asks.asks
+        if isinstance(a, PressAsk)
+        for w in alternatives(a.what)
+        if w.strip()
+    }
     said |= {"save" for a in asks.asks if isinstance(a, ChangeAsk)}
     for kind, words in _ASK_GATES:
         if said & set(words):
@@ -216,7 +230,8 @@ def _act_on_asks(d: _Draft, after: list[str], asks: AskList) -> list[str]:
     kind = GateKind.ACTION if d.spec.constraints.no_submit else _ask_gate(asks)
     name = ask_step_name(asks, no_submit=d.spec.constraints.no_submit)
     gate = d.gate(kind, name.lower())
-    inputs: dict[str, Any] = {"goal": action_clause(d.spec), "payload": dict(d.spec.payload),
+    goal = d.spec.user_query if d.spec.intent is Intent.ACTION else action_clause(d.spec)
+    inputs: dict[str, Any] = {"goal": goal, "payload": dict(d.spec.payload),
                               "asks": asks.model_dump(mode="json"), **({"url": url} if url else {})}  # fmt: skip
     blueprint = ["open", "locate", "fill", "verify", "stop"]
     return [d.add("stp_a1", StepType.ACT, name, after, policy_gate_id=gate, inputs=inputs,

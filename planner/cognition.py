@@ -16,12 +16,12 @@ from functools import lru_cache
 from typing import Any
 
 from browser.models import ElementInfo, Observation
+from common.secrecy import has_placeholder
 from planner._text import Text, fold, has_terms
 from planner.ask_cognition import decide_asks
 from planner.ask_reader import read_asks
 from planner.asks import AskList, FillAsk
 from planner.decisions import CognitionDecision, HistoryEntry
-from common.secrecy import has_placeholder
 from planner.payload import FIELD_WORDS
 from planner.press import done_pressing, press_goal, press_target
 

@@ -43,6 +43,9 @@ class CognitionDecision(BaseModel):
     #: Which ask of the step's goal these actions serve, and in which phase of it (rule cognition).
     ask: int | None = None
     phase: str = ""
+    #: Asks whose effect the page already shows (the box was ticked, the option chosen): evidence the
+    #: check of effects may use once the page is gone (planner/ask_cognition.py).
+    observed: list[int] = Field(default_factory=list)
 
 
 class Cognition(Protocol):

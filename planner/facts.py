@@ -105,9 +105,23 @@ def _words(text: str) -> list[str]:
     return out
 
 
+#: Vietnamese words of a question with the English a page uses for them.
+_GLOSS = (
+    ("dung lượng", "storage"), ("thư chưa đọc", "unread"), ("chưa đọc", "unread"), ("hộp thư", "inbox"),
+    ("giá", "price"), ("người dùng", "users"), ("còn hàng", "in stock"), ("tồn kho", "in stock"),
+    ("hóa đơn", "invoice"), ("gói", "plan"), ("chuyến bay", "flight"), ("thẳng", "direct"),
+    ("cất cánh", "departs"), ("hạ cánh", "arrives"), ("ngày gia hạn", "renewal date"), ("gia hạn", "renew"),
+)  # fmt: skip
+
+
 def topic(question: str) -> list[str]:
-    """The question's own subject words ("team offsite", "notebooks in stock")."""
-    return [w for w in _words(_ASKING.sub(" ", question)) if len(w) > 1]
+    """The question's own subject words ("team offsite", "notebooks in stock"); Vietnamese words
+    also in the English a page shows for them."""
+    text = question
+    for vi, en in _GLOSS:
+        if vi in text.lower():
+            text = f"{text} {en}"
+    return [w for w in _words(_ASKING.sub(" ", text)) if len(w) > 1]
 
 
 def number(text: str) -> float | None:
@@ -166,6 +180,10 @@ def _of_kind(kind: FactKind, line: str, question: str) -> str | None:
     if kind in ("count", "number"):
         asked = set(_words(question))
         for m in _NUMBER.finditer(line):
+            if kind == "count" and not re.fullmatch(r"\d[\d,]*(?:\s?\D.*)?", m.group(0).strip()):
+                continue  # "4.8" counts nothing
+            if kind == "count" and re.match(r"\d+\.\d", m.group(0)):
+                continue
             if not set(_words(m.group(0))) <= asked:
                 return m.group(0).strip()
         return None
@@ -179,7 +197,15 @@ def _of_kind(kind: FactKind, line: str, question: str) -> str | None:
 
 
 #: Words that name the kind of fact, not what it is about ("the email address", "the price").
-_GENERIC = frozenset(_words("email e-mail address date time price cost phone number amount day when contact"))
+_GENERIC = frozenset(
+    _words("email e-mail address date time price cost phone number amount day when contact url")
+)
+
+
+def _named_words(question: str) -> list[str]:
+    """Words of the names the question gives (capitalised, past its first word): "Stoneware Mugs"."""
+    names = re.findall(r"(?<!^)(?<![.?!]\s)\b[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*", question.strip())
+    return [w for n in names for w in _words(n) if w not in _GENERIC]
 
 
 def _score(line: str, words: Sequence[str]) -> float:
@@ -194,12 +220,20 @@ def find_fact(question: str, kind: FactKind, text: str) -> Fact | None:
         if found is not None:
             return found
     words = topic(question)
+    listed = _cheapest_listed(question, text)
+    if listed is not None:
+        return listed
     pairs = _labelled(text, words, kind, question)
     if pairs is not None:
         return pairs
     lines = _lines(text)
+    if kind == "text" and _SUMMARY.search(question):
+        line = summary_sentence(text)
+        return Fact(value=line, line=line, kind=kind) if line else None
     if kind in ("text", "yes_no", "item"):
-        ranked = sorted(((_score(line, words), i) for i, line in enumerate(lines)), key=lambda p: (-p[0], p[1]))
+        ranked = sorted(
+            ((_score(line, words), i) for i, line in enumerate(lines)), key=lambda p: (-p[0], p[1])
+        )
         if ranked and ranked[0][0] >= (0.5 if len(words) > 1 else 1.0):
             line = lines[ranked[0][1]]
             return Fact(value=line, line=line, kind=kind)
@@ -212,9 +246,90 @@ def find_fact(question: str, kind: FactKind, text: str) -> Fact | None:
     scored = sorted(((_score(lines[i], words), i, v) for i, v in typed), key=lambda p: (-p[0], p[1]))
     best, i, value = scored[0]
     specific = [w for w in words if w not in _GENERIC]
+    named = _named_words(question)
+    near = " ".join([*lines[max(0, i - 3) : i + 1], *lines[:5]])  # its card, or a page about it (title)
+    if named and not set(named) <= set(_words(near)):
+        return None  # "how many Stoneware Mugs": a line that does not name them answers another question
     if best == 0 and (specific or len({v for _, v in typed}) > 1):
         return None  # the only date on the page is not an answer when it shares nothing with the question
     return Fact(value=value, line=lines[i], kind=kind)
+
+
+_SUMMARY = re.compile(r"(?i)\b(?:summari[sz]e|sum up|gist|tl;?dr|in one sentence|tóm tắt|tom tat)\b")
+_GREETING = re.compile(
+    r"(?i)^(?:hi|hello|hey|dear|good (?:morning|afternoon)|best|regards|kind regards|best regards|thanks|"
+    r"thank you|cheers|sincerely|chào|kính gửi|thân|trân trọng)\b"
+)
+
+
+def summary_sentence(text: str) -> str | None:
+    """The sentence that says most: in the body (greetings and sign-offs skipped), the one holding
+    the most facts (numbers, dates, names), earlier ones first on a tie."""
+    best: tuple[float, int, str] | None = None
+    for i, line in enumerate(_lines(text)):
+        if len(line) < 40 or _GREETING.match(line):
+            continue
+        facts = len(re.findall(r"\d[\d,.]*", line)) + len(_DATE.findall(line)) + len(_MONEY.findall(line))
+        score = facts + min(len(line), 240) / 240
+        if best is None or score > best[0]:
+            best = (score, i, line)
+    return best[2] if best else None
+
+
+_EARLY = re.compile(r"(?i)\b(?:earliest|first|soonest|sớm nhất|đầu tiên)\b")
+_LATE = re.compile(r"(?i)\b(?:latest|last|muộn nhất|cuối cùng)\b")
+_DIRECT = re.compile(r"(?i)\b(?:direct|non-?stop|thẳng|bay thẳng)\b")
+
+
+def _cheapest_listed(question: str, text: str) -> Fact | None:
+    """ "Which one is cheapest", "the earliest direct flight" over a list of cards: each card's
+    price (or time), its name on a line above it, and what the question requires of it (direct)."""
+    cheap, dear = _CHEAP.search(question), _DEAR.search(question)
+    early, late = _EARLY.search(question), _LATE.search(question)
+    if not (cheap or dear or early or late):
+        return None
+    pattern = _MONEY if cheap or dear else _TIME
+    lines = _lines(text)
+    found: list[tuple[float, str, str, str]] = []
+    for i, line in enumerate(lines):
+        m = pattern.search(line)
+        if m is None or (pattern is _TIME and not re.match(r"\s*\d", line)):
+            continue
+        amount = _clock(m.group(0)) if pattern is _TIME else number(m.group(0))
+        if amount is None:
+            continue
+        card = lines[max(0, i - 3) : i + 3]
+        if _DIRECT.search(question) and not any(re.search(r"(?i)\bdirect\b|non-?stop", c) for c in card[2:5]):
+            continue
+        above = [lines[j] for j in range(i - 1, max(-1, i - 4), -1) if not pattern.search(lines[j])]
+        name = next((a for a in above if _letters(a) >= 0.5), None)  # the nearest line of words above
+        if name and 2 <= len(name) <= 60:
+            found.append((amount, name, m.group(0).strip(), line))
+    if len(found) < 2:
+        return None
+    lowest = bool(cheap or early)
+    amount, name, shown, line = (min if lowest else max)(found, key=lambda f: f[0])
+    word = {True: "cheapest" if cheap else "earliest"}.get(lowest) or ("most expensive" if dear else "latest")
+    if pattern is _TIME:
+        return Fact(value=f"{shown}: {name} is the {word}", line=f"{name}: {line}", kind="time")
+    return Fact(value=f"{name} is the {word} ({shown})", line=f"{name}: {shown}", kind="item")
+
+
+def _clock(text: str) -> float | None:
+    m = re.match(r"\s*(\d{1,2})(?::(\d{2}))?\s*(am|pm)?", text, re.I)
+    if m is None:
+        return None
+    hour = (
+        int(m.group(1)) % 12 + (12 if (m.group(3) or "").lower() == "pm" else 0)
+        if m.group(3)
+        else int(m.group(1))
+    )
+    return hour * 60 + int(m.group(2) or 0)
+
+
+def _letters(line: str) -> float:
+    """How much of a line is words: an airline's name beats a line of times and durations."""
+    return sum(c.isalpha() for c in line) / max(1, len(line))
 
 
 def _labelled(text: str, words: Sequence[str], kind: FactKind, question: str) -> Fact | None:
@@ -239,6 +354,20 @@ def _labelled(text: str, words: Sequence[str], kind: FactKind, question: str) ->
 
 
 # --- tables ---------------------------------------------------------------------------------------
+
+
+_UNDER = re.compile(r"(?i)\b(?:under|below|less than|at most|no more than|max(?:imum)?|up to|dưới|tối đa)\s*"
+                    r"(?:[$€£]\s?)?(?P<n>\d[\d,.]*)\s*(?:[$€£]|usd|eur|dollars?|euros?)?")  # fmt: skip
+
+
+def _price_cap(question: str) -> float | None:
+    """ "for under $50 a month": the most the person will pay."""
+    m = _UNDER.search(question)
+    if m is None or not re.search(
+        r"[$€£]|usd|eur|dollar|euro|price|cost|a month|per month|/mo", question, re.I
+    ):
+        return None
+    return number(m.group("n"))
 
 
 def _needs(question: str) -> list[tuple[float, str]]:
@@ -293,11 +422,12 @@ def table_fact(question: str, kind: FactKind, table: Table) -> Fact | None:
     """A fact from a table's numbers: a recommendation under needs, a cheapest/most, or a cell."""
     needs = _needs(question)
     price = _price_column(table)
+    cap = _price_cap(question)
     cheap, dear = _CHEAP.search(question), _DEAR.search(question)
-    if needs and (
-        cheap or re.search(r"(?i)\b(?:suit|fit|recommend|best|need|allow|enough|phù hợp|nên)", question)
-    ):
-        return _recommend(table, needs, price)
+    if needs and (cheap or cap is not None or re.search(
+        r"(?i)\b(?:suit|fit|recommend|best|need|allow|enough|cover|phù hợp|nên)", question
+    )):  # fmt: skip
+        return _recommend(table, needs, price, cap)
     if (cheap or dear) and price is not None:
         rows = [r for r in table.rows if price < len(r) and number(r[price]) is not None]
         if rows:
@@ -331,7 +461,7 @@ def _cell(question: str, kind: FactKind, table: Table, price: int | None) -> Fac
         return None
     row = rows[0]
     rest = " ".join(w for w in words if w not in _words(_row_name(row)))
-    col = table.column(rest) if rest else None
+    col = _unit_column_named(table, question) or (table.column(rest) if rest else None)
     if col is None or col == 0:
         col = price if kind == "price" else None
     if col is None and kind in ("count", "number"):
@@ -345,14 +475,34 @@ def _cell(question: str, kind: FactKind, table: Table, price: int | None) -> Fac
                 line=f"{_row_name(row)} | {table.header[col]}: {value}", kind=kind)  # fmt: skip
 
 
-def _recommend(table: Table, needs: list[tuple[float, str]], price: int | None) -> Fact | None:
+def _unit_column_named(table: Table, question: str) -> int | None:
+    """ "how many GB does Business get": the column whose values carry the unit the question names."""
+    asked = set(_words(question))
+    for unit in _UNITS:
+        if unit in asked or any(fold(s) in asked for s in _UNITS[unit] if " " not in s):
+            col = _unit_column(table, unit)
+            if col is not None and col > 0:
+                return col
+    return None
+
+
+def _recommend(
+    table: Table, needs: list[tuple[float, str]], price: int | None, cap: float | None = None
+) -> Fact | None:
     columns = [(amount, unit, _unit_column(table, unit)) for amount, unit in needs]
     usable = [(a, u, c) for a, u, c in columns if c is not None]
     if not usable:
         return None
     said = " and ".join(f"{a:g} {u}" for a, u, _ in usable)
 
+    if cap is not None and price is not None:
+        said += f" for at most {table.header[price].split()[0].lower()} {cap:g}"
+
     def meets(row: Sequence[str]) -> bool:
+        if cap is not None and price is not None:
+            cost = number(row[price]) if price < len(row) else None
+            if cost is None or cost > cap:
+                return False
         for amount, _, col in usable:
             assert col is not None
             cell = row[col] if col < len(row) else ""

@@ -74,7 +74,7 @@ _AS = re.compile(r"^(?P<value>.+?)\s+as\s+(?:the\s+|my\s+|your\s+)?(?P<field>[\w
 _IS = re.compile(
     r"^(?:my\s+|the\s+|your\s+)?(?P<field>[\w\s-]{1,30}?)\s+(?:is|are|là)\s+(?P<value>.+)$", re.I
 )
-_KNOWN = sorted(
+KNOWN_FIELDS = sorted(
     {w for words in FIELD_WORDS.values() for w in words} | set(FIELD_WORDS), key=len, reverse=True
 )
 
@@ -93,7 +93,7 @@ def _clean_field(words: str) -> str:
 def _known_prefix(item: str) -> tuple[str, str] | None:
     """("email", rest) when the item starts with a known field word (longest first)."""
     low = fold(item.lower())
-    for word in _KNOWN:
+    for word in KNOWN_FIELDS:
         w = fold(word)
         if low.startswith(w) and (len(low) == len(w) or not low[len(w)].isalnum()):
             return item[: len(w)], item[len(w) :]

@@ -84,15 +84,17 @@ _KEY_OF = {fold(w): k for k, words in FIELD_WORDS.items() for w in (k, *words)}
 
 def tokens(text: str) -> list[str]:
     """Folded words without filler; a plural's final s dropped so "mugs" meets "mug"."""
-    out = []
-    for word in re.findall(r"[a-z0-9@.]+", fold(text.lower()).replace("-", " ")):
+    out, raw = [], []
+    for word in re.findall(r"[a-z0-9@.]+", fold(text.lower()).replace("-", " ").replace("'s ", " ")):
         word = word.strip(".")
-        if not word or word in FILLER:
-            continue
         if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
             word = word[:-1]
-        out.append(word)
-    return out
+        if not word or (len(word) == 1 and word.isalpha()):
+            continue  # the s of "Marco's", a stray letter
+        raw.append(word)
+        if word not in FILLER:
+            out.append(word)
+    return out or raw  # "From", "To": a label made only of small words is still a label
 
 
 def words_score(wanted: str, shown: str) -> float:
@@ -187,11 +189,12 @@ def choose(scored: Iterable[tuple[float, ElementInfo]], what: str, *, threshold:
 def _same_thing(a: ElementInfo, b: ElementInfo) -> bool:
     """A label and its control, or a link wrapping a button, read the same: not a real tie."""
     return (
-        a.name == b.name
+        (a.name == b.name
         and a.context == b.context
         and a.form == b.form
         and a.href == b.href
-        and (a.tag == b.tag)
+        and (a.tag == b.tag))
+        or (bool(a.href) and a.href == b.href and a.tag == b.tag == "a")
     )
 
 
@@ -202,8 +205,41 @@ def _texts(el: ElementInfo) -> list[str]:
     return [t for t in (el.name, el.placeholder or "") if t]
 
 
+#: Vietnamese words for controls and choices, with the English a page shows for them.
+_GLOSS = {
+    "lưu": "save", "lưu lại": "save", "gửi": "send", "gửi đi": "send", "xác nhận": "confirm", "tiếp tục": "continue",
+    "đăng ký": "sign up", "đăng nhập": "sign in", "tìm": "search", "tìm kiếm": "search", "xóa": "delete",
+    "xoá": "delete", "hủy": "cancel", "huỷ": "cancel", "thanh toán": "checkout", "đặt hàng": "place order",
+    "thêm vào giỏ": "add to cart", "giỏ hàng": "cart", "tiêu chuẩn": "standard", "nhanh": "express",
+    "trả lời": "reply", "đóng": "close", "mở": "open", "tiếp": "next", "quay lại": "back", "áp dụng": "apply",
+}  # fmt: skip
+
+
+#: Options people name differently from the page ("cash on delivery" is "Pay on delivery").
+_SAME_OPTION = (
+    ("cash on delivery", "pay on delivery", "cod", "cash"), ("card", "credit card", "debit card"),
+    ("bank transfer", "transfer", "wire"), ("standard", "normal", "regular"), ("express", "next day", "fast"),
+)  # fmt: skip
+
+
+def alternatives(wanted: str) -> list[str]:
+    """The person's words, their English when they are Vietnamese for a control, and the words in
+    parentheses ("email tóm tắt hàng tuần (Weekly digest)" -> "Weekly digest")."""
+    out = [wanted]
+    inner = re.findall(r"\(([^)]+)\)", wanted)
+    out += inner
+    if inner:
+        out.append(re.sub(r"\s*\([^)]*\)", "", wanted))
+    said = " ".join(wanted.lower().split())
+    gloss = _GLOSS.get(said)
+    if gloss:
+        out.append(gloss)
+    out += [o for group in _SAME_OPTION if said in group for o in group if o != said]
+    return out
+
+
 def name_score(wanted: str, el: ElementInfo) -> float:
-    return max((words_score(wanted, t) for t in _texts(el)), default=0.0)
+    return max((words_score(w, t) for w in alternatives(wanted) for t in _texts(el)), default=0.0)
 
 
 def field_score(field_words: str, el: ElementInfo, value: str = "") -> float:
@@ -258,7 +294,7 @@ def find_option(obs: Observation, option: str, among: str = "") -> Pick:
 
     def score(el: ElementInfo) -> float:
         s = name_score(option, el)
-        if s and among and words_score(among, el.context) > 0:
+        if s and among and words_score(among, f"{el.context} {el.name}") > 0:
             s += 0.03
         if el.input_type == "radio" or (el.role or "") in ("radio", "option", "gridcell"):
             s += 0.02
@@ -303,7 +339,7 @@ def find_control(
         if not s and what.lower() in (el.name or "").lower():
             s = 0.7
         if s and item:
-            s = s * 0.6 + 0.4 * words_score(item, el.context)
+            s = s * 0.6 + 0.4 * words_score(item_words(item), el.context)
         if s and prefer and (el.role or el.tag) in prefer:
             s += 0.03
         if s and el.area in ("nav", "footer", "header"):
@@ -326,18 +362,32 @@ def item_words(what: str) -> str:
     return words if tokens(words) else what
 
 
+_ITEM_ROLES = frozenset({"link", "a", "row", "tab", "listitem", "option", "gridcell", "treeitem", "menuitem"})
+
+
+def covers(wanted: str, shown: str) -> bool:
+    """Every word that tells the wanted item apart is shown ("purple teapot" is not "Teapots")."""
+    want, have = set(tokens(wanted)), set(tokens(shown))
+    return bool(want) and len(want - have) == 0
+
+
 def find_item(obs: Observation, what: str, *, avoid: Sequence[str] = ()) -> Pick:
     """An item the person names by what it holds ("the message from Maria Costa", "Glass Teapot"):
     links, rows and buttons whose own words or row hold those words."""
     words = item_words(what)
 
     def score(el: ElementInfo) -> float:
-        if _forbidden(el, avoid) or fillable(el):
+        if _forbidden(el, avoid) or fillable(el) or el.input_type in ("checkbox", "radio"):
             return 0.0
-        own = name_score(words, el)
-        row = words_score(words, el.context) * 0.9 if el.context else 0.0
+        own = name_score(words, el) if covers(words, el.name or "") else 0.0
+        linky = (el.role or el.tag) in _ITEM_ROLES
+        row = (
+            words_score(words, el.context) * 0.85
+            if el.context and linky and covers(words, el.context)
+            else 0.0
+        )
         s = max(own, row)
-        if s and (el.role or el.tag) in ("link", "a", "row", "tab", "listitem", "option"):
+        if s and linky:
             s += 0.02
         return s
 
@@ -351,7 +401,7 @@ _SUBMIT_NAMES = {
                "create"),
     "save": ("save", "apply", "update", "lưu"),
     "confirm": ("confirm", "ok", "yes", "xác nhận"),
-    "reply": ("send", "reply", "send reply", "post", "gửi"),
+    "reply": ("send", "send reply", "post", "gửi"),
     "book": ("book", "reserve", "book now", "confirm", "đặt"),
     "order": ("place order", "pay", "buy", "checkout", "check out", "order", "thanh toán", "đặt hàng"),
 }  # fmt: skip

@@ -21,11 +21,11 @@ from pydantic import (
 
 # Re-exported: most of the tree still imports these three from here.
 from common.contracts import Contract as Contract
-from planner.asks import AskList
 from common.contracts import new_id as new_id
 from common.contracts import utc_now as utc_now
 from common.secrecy import NAME as SECRET_NAME
 from common.secrecy import placeholder
+from planner.asks import AskList
 from planner.metering import ModelUsage
 
 # --- enums -------------------------------------------------------------------------------------

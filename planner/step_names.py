@@ -80,7 +80,7 @@ def act_name(task: str, flags: TextFlags, *, no_submit: bool) -> str:
 
 
 def ask_step_name(asks: AskList, *, no_submit: bool) -> str:
-    """"Fill name, email and subject; don't send", "Search for "blue mug"": the asks, short."""
+    """ "Fill name, email and subject; don't send", "Search for "blue mug"": the asks, short."""
     parts = [a.describe() for a in asks.asks if a.kind != "answer"][:3]
     if len(asks.asks) > 3:
         parts.append("…")

@@ -13,10 +13,10 @@ from pydantic import SecretStr
 
 from planner import lexicon as lx
 from planner._text import Text, has_terms, search_terms
-from planner.context import build_context, detect_language
-from planner.entities import extract_entities
 from planner.ask_reader import SUBMITTING, read_asks
 from planner.asks import AnswerAsk, AskList
+from planner.context import build_context, detect_language
+from planner.entities import extract_entities
 from planner.models import Constraints, ContextPack, Entity, Intent, RiskFlag, TaskSpecV1
 from planner.payload import extract_payload
 from planner.secrets import extract_secrets
@@ -83,12 +83,22 @@ def _with_asks(intent: Intent, asks: AskList, has_page: bool) -> Intent:
     """A page to act on and asks that act on it ("search the shop for blue mug", "sort the table by
     price", "archive the newsletter") make the task act, whatever research words it also has."""
     acting = [a for a in asks.asks if a.kind != "answer"]
+    if (
+        has_page
+        and asks.asks
+        and not acting
+        and not asks.unread
+        and intent is not Intent.ACTION_THEN_RESEARCH
+    ):
+        return Intent.RESEARCH  # only questions about the page (and things ruled out): reading, no acting
     if not has_page or not acting:
         return intent
     if intent in (Intent.RESEARCH, Intent.UNCLEAR):
         return Intent.ACTION
     first = asks.asks[0]
-    if intent is Intent.RESEARCH_THEN_ACTION and not (isinstance(first, AnswerAsk) and _RESEARCHING.match(first.question)):
+    if intent is Intent.RESEARCH_THEN_ACTION and not (
+        isinstance(first, AnswerAsk) and _RESEARCHING.match(first.question)
+    ):
         return Intent.ACTION  # "search the shop", "go through the wizard": the page's own words, not research
     return intent
 

@@ -17,7 +17,8 @@ from urllib.parse import unquote_plus
 
 from browser.models import Observation
 from planner import grounding as g
-from planner.ask_cognition import shows
+from planner._text import fold
+from planner.ask_cognition import shows, sort_option
 from planner.asks import (
     AdvanceAsk,
     Ask,
@@ -31,6 +32,7 @@ from planner.asks import (
     SortAsk,
     SubmitAsk,
     ToggleAsk,
+    meaningful_unread,
 )
 from planner.decisions import HistoryEntry
 from planner.facts import number, tables
@@ -53,8 +55,15 @@ def _named(h: HistoryEntry) -> str:
 
 def _matches(h: HistoryEntry, words: str) -> float:
     el = h.element or {}
-    words = g.item_words(words)
-    return max(g.words_score(words, _named(h)), g.words_score(words, str(el.get("context") or "")) * 0.9)
+    context = str(el.get("context") or "")
+    return max(
+        max(g.words_score(w, _named(h)), g.words_score(w, context) * 0.9)
+        for w in g.alternatives(g.item_words(words))
+    )
+
+
+def _context(h: HistoryEntry) -> str:
+    return str((h.element or {}).get("context") or "")
 
 
 def _changed(h: HistoryEntry) -> bool:
@@ -78,14 +87,32 @@ def _send_problem(h: HistoryEntry) -> str | None:
 class AskCheck:
     """Checks one step's asks against the final page `obs` (and its full text) and the history."""
 
-    def __init__(self, asks: AskList, obs: Observation, text: str, history: Sequence[HistoryEntry]) -> None:
+    def __init__(
+        self,
+        asks: AskList,
+        obs: Observation,
+        text: str,
+        history: Sequence[HistoryEntry],
+        *,
+        observed: set[int] | None = None,
+    ) -> None:
         self.asks = asks
         self.obs = obs
         self.text = text
         self.history = history
+        #: Asks the page showed done before it was left (a radio already chosen on the sent form).
+        self.observed = observed or set()
 
     def unmet(self) -> list[str]:
-        out = [why for ask in self.asks.asks if (why := self.check(ask)) is not None]
+        out = []
+        for i, ask in enumerate(self.asks.asks):
+            why = self.check(ask)
+            if why is not None and not (i in self.observed and self._left_in_order()):
+                out.append(why)
+        out += [
+            f'I did not do "{part}": I could not tell what it asks for'
+            for part in meaningful_unread(self.asks)
+        ]
         out += self._forbidden()
         out += [p for h in _ok(self.history, _CLICKS) if (p := _send_problem(h)) is not None and p not in out]
         return list(dict.fromkeys(out))
@@ -132,7 +159,7 @@ class AskCheck:
                     if shown
                     else (f'{el.name or ask.field} is empty; "{ask.value}" was not entered')
                 )
-        if typed and (self._sent_after(typed[-1]) or el is None and self._left_page(typed[-1])):
+        if typed and (self._sent_after(typed[-1]) or (el is None and self._left_page(typed[-1]))):
             return None  # typed, then the form was sent: the field is gone with its page
         return f'no field for {ask.field} holds "{ask.value}"'
 
@@ -166,6 +193,8 @@ class AskCheck:
         return f"{ask.option} was not chosen"
 
     def _search(self, ask: SearchAsk) -> str | None:
+        if ask.fields:
+            return self._searched_for(ask)
         query = ask.query.lower()
         if query in unquote_plus(self.obs.url).lower():
             return None
@@ -176,7 +205,22 @@ class AskCheck:
         ran = [h for h in _ok(after, ("click", "press")) if _changed(h)]
         return None if ran else f'the search for "{ask.query}" was never run (no results appeared)'
 
+    def _searched_for(self, ask: SearchAsk) -> str | None:
+        """A search with parts is done when the results' address or page shows each part."""
+        shown = fold(unquote_plus(self.obs.url) + "\n" + self.text).lower()
+        missing = [f"{k} {v}" for k, v in ask.fields.items() if not _shown_value(v, shown)]
+        if not missing:
+            return None
+        return "the search was not run for " + ", ".join(missing)
+
     def _sort(self, ask: SortAsk) -> str | None:
+        for el in self.obs.elements:
+            option = (
+                sort_option(el.options, ask) if el.options and g.name_score("sort", el) >= g.MATCH else None
+            )
+            if option is not None:
+                return None if el.value == option else f'the list is not sorted by {ask.column} ("{option}")'
+
         for table in tables(self.text):
             col = table.column(ask.column)
             if col is None:
@@ -208,10 +252,15 @@ class AskCheck:
         done = [h for h in _ok(self.history, ("click", "press")) if _matches(h, ask.what) >= g.MATCH
                 or ask.what.lower() in _named(h).lower()]  # fmt: skip
         if ask.item:
-            opened = any(_matches(h, ask.item) >= g.MATCH for h in _ok(self.history, ("click",)))
+            opened = any(
+                _matches(h, ask.item) >= g.MATCH
+                and g.covers(g.item_words(ask.item), f"{_named(h)} {_context(h)}")
+                for h in _ok(self.history, ("click",))
+            )
             done = [h for h in done if opened or _matches(h, ask.item) >= g.MATCH]
         if not done:
-            return f"{ask.describe()} was never done"
+            what = f'"{ask.what}" for {ask.item}' if ask.item else f'"{ask.what}"'
+            return f"I could not find {what} on the page, so it was not done"
         if not any(_changed(h) or h.sent for h in done):
             return f"nothing changed on the page after pressing {_named(done[-1]) or ask.what}"
         return _send_problem(done[-1])
@@ -240,12 +289,22 @@ class AskCheck:
 
     def _forbidden(self) -> list[str]:
         out = []
+        if any(fold(w).startswith("open") for w in self.asks.forbidden):
+            items = [a.item for a in self.asks.asks if isinstance(a, PressAsk) and a.item]
+            for h in _ok(self.history, ("click",)):
+                if any(g.words_score(g.item_words(item), _named(h)) >= g.MATCH for item in items):
+                    out.append(f'"{_named(h)}" was opened although you said not to open it')
         for h in _ok(self.history, ("click", "press")):
             name = _named(h).lower()
             for word in self.asks.forbidden:
                 if word and re.search(rf"(?<![a-z]){re.escape(word.lower())}(?![a-z])", name):
                     out.append(f'"{_named(h)}" was pressed although you said not to {word}')
         return out
+
+    def _left_in_order(self) -> bool:
+        """The page that showed an ask done was left by a send the site accepted (nothing failed)."""
+        sends = [s for h in _ok(self.history, _CLICKS) for s in h.sent]
+        return bool(sends) and all(s.get("status") is not None and int(s["status"]) < 400 for s in sends)
 
     def _sent_after(self, h: HistoryEntry) -> bool:
         after = self.history[self.history.index(h) + 1 :] if h in self.history else []
@@ -254,6 +313,17 @@ class AskCheck:
     def _left_page(self, h: HistoryEntry) -> bool:
         after = self.history[self.history.index(h) + 1 :] if h in self.history else []
         return any(_changed(x) for x in after)
+
+
+def _shown_value(value: str, shown: str) -> bool:
+    """A searched value is shown: as typed, or its words (a date also as written out by the site)."""
+    folded = fold(value).lower()
+    if folded in shown:
+        return True
+    if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        return value in shown
+    words = g.tokens(value)
+    return bool(words) and all(w in shown for w in words)
 
 
 def _same_value(h: HistoryEntry, value: str) -> bool:

@@ -31,6 +31,7 @@ from executor.act.perform import ActEnv, Performed, capture_before, perform
 from executor.act.progress import StepProgress
 from executor.models import GateDecisionV1, PendingUserInput
 from executor.tools import ActionAsker, StepPaused
+from planner.asks import AskList
 from planner.decisions import Cognition, CognitionDecision, HistoryEntry
 
 S = LoopState
@@ -45,6 +46,8 @@ class LoopSpec:
     payload: dict[str, str] = field(default_factory=dict)
     url: str | None = None
     actions: list[Action] | None = None
+    #: What the plan says this step was asked to do (planner/asks.py); None: read from the goal.
+    asks: AskList | None = None
 
 
 @dataclass(kw_only=True)
@@ -139,6 +142,8 @@ class ActLoop:
             self.fsm.to(S.THINKING)
             decision = await self.cognition.decide(self.spec.goal, self.spec.payload, observation, history)
             self.progress.decisions += 1
+            if decision.observed:
+                self.progress.observed = sorted({*self.progress.observed, *decision.observed})
             await self._note_fallback(decision)
             finished = await self._route(decision, observation)
             if finished is not None:
@@ -220,6 +225,8 @@ class ActLoop:
             gate_ref = await self.clearance.clear(action, judged, confidence, before)
             if gate_ref is None:
                 self._refused_keys.add(key)
+                kept = {k: v for k, v in (served or {}).items() if v not in (None, "")}
+                self.progress.history[-1].update(kept)  # the refusal counts against the ask it served
                 return None
         performed: Performed | None = None
         for attempt in range(self.limits.max_retries + 1):

@@ -34,6 +34,8 @@ class StepProgress(BaseModel):
     #: Actions that may have happened before a run stopped and were not repeated (declined): their
     #: outcome is unknown, so the run cannot claim SUCCESS for them (executor/act/intent.py).
     unknown: list[dict[str, Any]] = Field(default_factory=list)
+    #: Asks (by index) whose effect the page showed without an action (already ticked, chosen).
+    observed: list[int] = Field(default_factory=list)
     decisions: int = 0
     fallbacks: int = 0
     fallback_reason: str | None = None

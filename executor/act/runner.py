@@ -32,8 +32,8 @@ from executor.act.verify import answer_asks, goal_failure, unmet_asks
 from executor.errors import FatalToolError
 from executor.events import NullSink
 from executor.memory import MemoryStore, site_of
-from executor.tool_engine import ToolCallEngine
 from executor.models import EvidenceItem
+from executor.tool_engine import ToolCallEngine
 from executor.tools import ToolContext, ToolOutput
 from planner.asks import AskList
 from planner.cognition import RuleCognition, asks_of
@@ -129,14 +129,14 @@ class ActRunner:
             raise
         await self._keep_downloads(progress, resources.run_dir, recorder, step.step_id)
         self._remember_success(ctx.run_id, step, spec.payload, progress, result)
-        asks = asks_of(spec.goal, spec.payload) if spec.actions is None else AskList()
+        asks = (spec.asks or asks_of(spec.goal, spec.payload)) if spec.actions is None else AskList()
         answered = await self._answers(driver, asks, ctx, step.step_id)
         if asks.asks:
             unmet = await unmet_asks(driver, asks, progress) + answered.unmet
             if not unmet and not result.success:
                 unmet = [result.summary]
             if unmet:
-                raise ActStopped(f"not done: {'; '.join(unmet)}", code="goal_not_met",
+                raise ActStopped("; ".join(unmet), code="goal_not_met",
                                  outputs={**loop.outputs(), "answer": answered.text})  # fmt: skip
         elif not result.success:
             raise ActStopped(f"goal not met: {result.summary}", code="goal_not_met", outputs=loop.outputs())

@@ -75,7 +75,7 @@ async def unmet_asks(driver: BrowserDriver, asks: AskList, progress: StepProgres
     observation = await driver.observe()
     text = await _page_text(driver)
     history = [HistoryEntry.model_validate(h) for h in progress.history]
-    return AskCheck(asks, observation, text, history).unmet()
+    return AskCheck(asks, observation, text, history, observed=set(progress.observed)).unmet()
 
 
 async def answer_asks(driver: BrowserDriver, asks: AskList) -> list[tuple[AnswerAsk, Fact | None]]:

@@ -8,14 +8,16 @@ a sentence saying what was not found, instead of pasting the page as if it answe
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
+from urllib.parse import urljoin, urlsplit
 
 from executor.models import EvidenceItem
 from executor.research.common import citation_number
 from planner.asks import AnswerAsk
-from planner.facts import Fact, find_fact
+from planner.facts import Fact, find_fact, topic
 
 #: Kinds of answer that must be a fact found on a page; "text" (summaries, comparisons) is written
 #: from the evidence as a whole.
@@ -26,6 +28,7 @@ FACT_KINDS = frozenset({"date", "time", "number", "count", "price", "email", "pe
 class PageText:
     url: str
     text: str
+    links: tuple[tuple[str, str], ...] = ()  # (url, text) of the page's links
 
 
 def page_texts(step_outputs: Mapping[str, Mapping[str, Any]]) -> list[PageText]:
@@ -35,9 +38,54 @@ def page_texts(step_outputs: Mapping[str, Mapping[str, Any]]) -> list[PageText]:
         content, url = outputs.get("content"), outputs.get("final_url") or outputs.get("url")
         if not isinstance(content, str) or not isinstance(url, str):
             continue
-        parts = [_table_text(t) for t in outputs.get("tables") or [] if isinstance(t, list)]
-        pages.append(PageText(url, "\n\n".join([*(p for p in parts if p), content])))
+        pages.append(page_text(url, content, outputs.get("tables") or [], outputs.get("links") or []))
     return pages
+
+
+def page_text(url: str, content: str, tables: Sequence[Any], links: Sequence[Any]) -> PageText:
+    parts = [_table_text(t) for t in tables if isinstance(t, list)]
+    kept = tuple(
+        (str(link["url"]), str(link.get("text") or ""))
+        for link in links
+        if isinstance(link, Mapping) and isinstance(link.get("url"), str)
+    )
+    named = "\n".join(text for _, text in kept if text.strip())  # nav labels carry counts ("Inbox 5")
+    return PageText(url, "\n\n".join([*(p for p in parts if p), content, named]), kept)
+
+
+#: What a site's usual link names are about, in the words people ask with.
+_ABOUT = {
+    "pricing": "plans plan prices price cost tiers storage users", "plans": "pricing prices price cost tiers",
+    "inbox": "messages mail unread", "cart": "basket items", "account": "plan storage settings profile",
+    "billing": "invoice plan renewal payment", "faq": "questions help", "help": "support contact questions",
+}  # fmt: skip
+
+
+def links_about(page: PageText, question: str, *, limit: int = 2) -> list[str]:
+    """Links of the same site whose words are what the question is about ("the invoice from
+    Tiffanie" -> the message from Tiffanie Rhodes), best first: where a person would click to read on."""
+    from planner.grounding import item_words, words_score
+
+    site = urlsplit(page.url)
+    wanted = item_words(" ".join(topic(question)))
+    lines = [" ".join(line.split()) for line in page.text.splitlines() if line.strip()]
+    scored = []
+    for url, text in page.links:
+        at = next((i for i, line in enumerate(lines) if text and line.startswith(text[:40])), None)
+        if at:  # a list row says who or what the link is about on the line before ("Helen Park")
+            text = f"{lines[at - 1]} {text}"
+        target = urlsplit(urljoin(page.url, url))
+        if (
+            (target.scheme, target.netloc) != (site.scheme, site.netloc)
+            or (target.path == site.path
+            and (target.query == site.query))
+        ):
+            continue
+        score = words_score(wanted, f"{text} {_ABOUT.get(text.strip().lower(), '')}")
+        if score >= 0.45:
+            scored.append((score, urljoin(page.url, url)))
+    scored.sort(key=lambda p: -p[0])
+    return list(dict.fromkeys(u for _, u in scored))[:limit]
 
 
 def _table_text(rows: Sequence[Any]) -> str:
@@ -47,6 +95,23 @@ def _table_text(rows: Sequence[Any]) -> str:
     header = list(dicts[0].keys())
     lines = ["\t".join(header)] + ["\t".join(str(r.get(h, "")) for h in header) for r in dicts]
     return "\n".join(lines)
+
+
+#: Links read, at most, to answer the questions a task's own pages do not.
+MAX_FOLLOW = 2
+
+
+@dataclass(frozen=True)
+class Followed:
+    pages: list[PageText]
+    evidence: list[EvidenceItem]
+    sources: int
+
+
+def names_an_item(ask: AnswerAsk) -> bool:
+    """ "Summarize Helen Park's email": a question about one item the page links to."""
+    return ask.expects == "text" and bool(re.search(r"(?i)\b(?:email|message|mail|thư|article|post|review|bài)\b",
+                                                     ask.question))  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -60,7 +125,11 @@ def answer(asks: Sequence[AnswerAsk], pages: Sequence[PageText]) -> list[Answer]
     """Each question with the first page (in the order read) that holds its fact."""
     out = []
     for ask in asks:
-        found = next(((f, p.url) for p in pages if (f := find_fact(ask.question, ask.expects, p.text))), None)
+        # A question about one item a page links to is read on the item's own page, not its list row.
+        usable = [p for p in pages if not (names_an_item(ask) and links_about(p, ask.question))]
+        found = next(
+            ((f, p.url) for p in usable if (f := find_fact(ask.question, ask.expects, p.text))), None
+        )
         out.append(Answer(ask, found[0] if found else None, found[1] if found else None))
     return out
 

@@ -14,13 +14,14 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from executor.errors import FatalToolError
 from executor.act import report
+from executor.errors import FatalToolError, ToolError
+from executor.models import EvidenceItem
 from executor.research import answers, attribute, page_facts
 from executor.research import compute as scoring
-from executor.research.common import arg_str, citation_number
+from executor.research.common import arg_str, citation_number, evidence_from
 from executor.research.copies import url_key
-from executor.research.reader import run_cache
+from executor.research.reader import Reader, run_cache
 from executor.research.summarize import (
     Cited,
     compare,
@@ -141,7 +142,7 @@ class ComputeTool:
     async def __call__(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
         records = _records(args, ctx)
         task = arg_str(args, "task") or ""
-        if task in _STATE_TASKS:
+        if task in _STATE_TASKS and not _asks_for_facts(ctx):
             explained = _explain_state(records, ctx)
             if explained is not None:
                 return explained
@@ -195,14 +196,32 @@ class ComputeTool:
         question = question_of(args, ctx)
         pool = _pool(ctx)
         asked = [a for a in (ctx.plan.task.asks.asks if ctx.plan.task else []) if isinstance(a, AnswerAsk)]
-        found = page_facts.answer([a for a in asked if a.expects in page_facts.FACT_KINDS],
-                                  page_facts.page_texts(ctx.step_outputs))  # fmt: skip
+        pages = page_facts.page_texts(ctx.step_outputs)
+        wanted = [a for a in asked if a.expects in page_facts.FACT_KINDS or page_facts.names_an_item(a)]
+        found = page_facts.answer(wanted, pages)
+        followed = await self._follow(found, pages, ctx)
+        if followed:
+            found = page_facts.answer(wanted, [*pages, *followed.pages])
+            evidence = [*ctx.evidence, *followed.evidence]
+        else:
+            evidence = list(ctx.evidence)
         missing = [a for a in found if a.fact is None]
         if missing:
             raise FatalToolError("; ".join(f"I could not find {report.subject(a.ask.question)} on the pages read"
                                            for a in missing), code="not_found_on_page")  # fmt: skip
         unmet = [a.fact.because or a.fact.value for a in found if a.fact is not None and not a.fact.satisfied]
-        head = page_facts.lead_text(found, ctx.evidence) or attribute.lead(question, records, pool, ctx.evidence)
+        head = page_facts.lead_text(found, evidence) or attribute.lead(question, records, pool, ctx.evidence)
+        if followed and head:  # what the followed pages answered is the answer; it stands with its sources
+            used = sorted({int(n) for n in re.findall(r"\[(\d+)\]", head)})
+            outputs = {
+                "summary": head,
+                "answer": head,
+                "citations": used,
+                "method": "page facts",
+                "question": question,
+            }
+            return ToolOutput(outputs={**outputs, "artifacts_ref": []}, evidence=followed.evidence,
+                              sources=followed.sources)  # fmt: skip
         if unmet:
             raise FatalToolError(f"{head} ({'; '.join(unmet)})", code="cannot_be_met")
         note = attribute.search_note(ctx.plan.steps, ctx.evidence)
@@ -216,8 +235,38 @@ class ComputeTool:
         summary = "\n".join(p for p in (head, out.outputs["summary"], note) if p)
         return ToolOutput(outputs={**out.outputs, "summary": summary, "answer": summary, "artifacts_ref": []})
 
+    async def _follow(
+        self, found: list[page_facts.Answer], pages: list[page_facts.PageText], ctx: ToolContext
+    ) -> page_facts.Followed | None:
+        """Questions the opened pages do not answer: read the same-site links that name what they
+        ask about (a message, a product), as a person would click through to read on."""
+        unanswered = [a for a in found if a.fact is None]
+        urls = [u for a in unanswered for p in pages for u in page_facts.links_about(p, a.ask.question)]
+        urls = list(dict.fromkeys(urls))[: page_facts.MAX_FOLLOW]
+        if not urls:
+            return None
+        reader = Reader(ctx)
+        read: list[page_facts.PageText] = []
+        evidence: list[EvidenceItem] = []
+        for url in urls:
+            try:
+                got = await reader.read(url)
+            except ToolError:
+                continue
+            content = got.content
+            read.append(page_facts.page_text(got.url, content.text, content.tables,
+                                             [{"url": lk.url, "text": lk.text} for lk in content.links]))  # fmt: skip
+            evidence.append(evidence_from(got, content.text[:1000], confidence=0.6))
+        return page_facts.Followed(read, evidence, reader.sources) if read else None
+
 
 _STATE_TASKS = {"compare_state_with_sources", "explain_state"}
+
+
+def _asks_for_facts(ctx: ToolContext) -> bool:
+    """The task asks questions about its pages that a fact answers (the QA in `_synthesize`)."""
+    asks = ctx.plan.task.asks.asks if ctx.plan.task else []
+    return any(isinstance(a, AnswerAsk) and a.expects in page_facts.FACT_KINDS for a in asks)
 
 
 def _pool(ctx: ToolContext) -> list[Sentence]:
