@@ -304,8 +304,7 @@ class DownloadInfo(Contract):
 
 
 class SentRequest(Contract):
-    """A request the page sent while an action ran (browser/sent_requests.py) and the site's answer:
-    `status` None means no answer came within the action's time."""
+    """A request an action sent (browser/sent_requests.py); `status` None: no answer in its time."""
 
     method: str
     url: str
@@ -313,10 +312,6 @@ class SentRequest(Contract):
     document: bool = False
     status: int | None = None
     failure: str = ""
-
-    @property
-    def answered_ok(self) -> bool:
-        return self.status is not None and self.status < 400 and not self.failure
 
 
 class ActionOutcome(Contract):
@@ -332,8 +327,7 @@ class ActionOutcome(Contract):
     url_after: str | None = None
     title_after: str | None = None
     download: DownloadInfo | None = None
-    #: What the page sent while the action ran, with the site's answers (clicks that send forms).
-    sent: list[SentRequest] = Field(default_factory=list)
+    sent: list[SentRequest] = Field(default_factory=list)  # what it sent, with the site's answers
     duration_ms: float = Field(default=0.0, ge=0)
 
     @property
@@ -381,12 +375,9 @@ class ElementInfo(Contract):
     enabled: bool = True
     frame: str = ""
     in_shadow: bool = False
-    #: The row, card or list item it sits in ("Tiffanie: Meeting moved ..."), when that says more.
-    context: str = ""
-    #: Which form (or search region, or dialog) it belongs to, numbered across the page; None: none.
-    form: int | None = None
-    #: The page area: "nav", "header", "footer", "aside", "dialog", or "" for the main content.
-    area: str = ""
+    context: str = ""  # the row, card or list item it sits in, when that says more than its name
+    form: int | None = None  # the form (search region, dialog) it belongs to, numbered across the page
+    area: str = ""  # "nav", "header", "footer", "aside", "dialog"; "" for the main content
 
     def render(self) -> str:
         """One compact line, e.g. `[3] textbox "Email" =a@b.co` or `[5] password "Password" =[hidden]`."""

@@ -61,9 +61,7 @@ def _renumber_markers(text: str, renumber: dict[int, int]) -> str:
 def _not_done(run: StepRunV1) -> str:
     """A failed step in one sentence a person reads: what was not done and why (its own words)."""
     error = (run.error or run.error_code or "it failed").strip()
-    for prefix in ("goal not met: ", "not done: "):
-        error = error.removeprefix(prefix)
-    return f"Not done: {error[:1].upper()}{error[1:]}".rstrip(".") + "."
+    return f"Not done: {error}" if error.endswith((".", "!", "?")) else f"Not done: {error}."
 
 
 class AnswerAssembler:

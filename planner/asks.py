@@ -149,6 +149,16 @@ class SubmitAsk(_Ask):
         return words.get(self.purpose, self.purpose)
 
 
+class DownloadAsk(_Ask):
+    """Download a file the page offers ("the invoice", "the PDF report"): it lands in the run folder."""
+
+    kind: Literal["download"] = "download"
+    what: str = ""
+
+    def describe(self) -> str:
+        return f"download {self.what or 'the file'}"
+
+
 class AnswerAsk(_Ask):
     """Answer a question from what the pages show: the first sentence holds a fact of `expects`,
     found on a page read in this run."""
@@ -172,6 +182,7 @@ Ask = Annotated[
     | AdvanceAsk
     | ChangeAsk
     | SubmitAsk
+    | DownloadAsk
     | AnswerAsk,
     Field(discriminator="kind"),
 ]
@@ -183,7 +194,28 @@ READING_KINDS = frozenset({"open", "answer", "search", "sort"})
 
 #: Left-overs that ask nothing: politeness and filler a reader may leave unread.
 _POLITE_LEFTOVER = frozenset(
-    ["please", "thanks", "thank", "you", "thx", "cheers", "ok", "okay", "now", "quickly", "asap", "nhé", "nha", "nhe", "giúp", "mình", "giúp", "tôi", "cảm", "ơn"]
+    [
+        "please",
+        "thanks",
+        "thank",
+        "you",
+        "thx",
+        "cheers",
+        "ok",
+        "okay",
+        "now",
+        "quickly",
+        "asap",
+        "nhé",
+        "nha",
+        "nhe",
+        "giúp",
+        "mình",
+        "giúp",
+        "tôi",
+        "cảm",
+        "ơn",
+    ]
 )
 
 

@@ -12,9 +12,14 @@ from typing import Any
 
 from planner import lexicon as lx
 from planner._text import Text, collapse_spaces, fold, has_terms, search_terms
-from planner.asks import AskList, ChangeAsk, PressAsk, SearchAsk, SubmitAsk
+from planner.ask_steps import segments
+from planner.asks import (
+    AnswerAsk,
+    AskList,
+    FillAsk,
+    meaningful_unread,
+)
 from planner.gates import make_gate
-from planner.grounding import alternatives
 from planner.models import (
     Budget,
     ContextPack,
@@ -117,6 +122,18 @@ _WEB_WORDS = ("search the web", "on the web", "online", "other sites", "other so
               "google", "tìm trên mạng", "nguồn khác")  # fmt: skip
 
 
+def _page_answers(spec: TaskSpecV1) -> bool:
+    """Every question asks for a fact the named page holds (a date, a price, which one): no web search
+    is sent for it unless the person asked for the web."""
+    questions = [a for a in spec.asks.asks if isinstance(a, AnswerAsk)]
+    facts = {"date", "time", "number", "count", "price", "email", "person", "item"}
+    return (
+        bool(questions)
+        and all(q.expects in facts for q in questions)
+        and not has_terms(Text(spec.user_query), _WEB_WORDS)
+    )
+
+
 def _research(d: _Draft, after: list[str], *, optional_retrieve: bool = False) -> list[str]:
     """[OPEN_URL for named pages] RETRIEVE -> FETCH_DATA? -> COMPUTE; returns the step ids made."""
     flags, spec = d.signals.flags, d.spec
@@ -127,8 +144,8 @@ def _research(d: _Draft, after: list[str], *, optional_retrieve: bool = False) -
             urls.insert(0, d.context.active_tab.url)
         for i, url in enumerate(dict.fromkeys(urls), 1):
             made.append(d.add(f"stp_o{i}", StepType.OPEN_URL, open_name(url), after, inputs={"url": url}))
-    opened = bool(made) or any(s.type is StepType.OPEN_URL for s in d.steps)
-    on_page = opened and bool(spec.asks.asks) and not has_terms(Text(spec.user_query), _WEB_WORDS)
+    opened = bool(made)
+    on_page = (opened or any(s.type is StepType.OPEN_URL for s in d.steps)) and _page_answers(spec)
     if (not made and not on_page) or ((flags.compare or flags.news or flags.data) and not on_page):
         d.sub_queries = generate_sub_queries(
             spec, compare=flags.compare, data=flags.data, news=flags.news, state=bool(after)
@@ -152,7 +169,7 @@ def _research(d: _Draft, after: list[str], *, optional_retrieve: bool = False) -
                 "stp_f1",
                 StepType.FETCH_DATA,
                 "Parse tables into records",
-                list(made),
+                [*after, *made],
                 optional=True,
                 inputs={"from": "evidence", "extract": "tables"},
             )
@@ -196,53 +213,44 @@ def _final_kind(d: _Draft) -> GateKind | None:
     return None
 
 
-#: The gate an ACT step's asks need: the riskiest thing it was asked to do, most severe first.
-_ASK_GATES: tuple[tuple[GateKind, tuple[str, ...]], ...] = (
-    (GateKind.PAYMENT, ("order",)),
-    (GateKind.DELETE, ("delete", "remove", "trash", "xóa", "xoá")),
-    (GateKind.SUBMIT, ("send", "signup", "book", "reply", "save", "confirm")),
-    (GateKind.LOGIN, ("login",)),
-)
-
-
-def _ask_gate(asks: AskList) -> GateKind:
-    said = {a.purpose for a in asks.asks if isinstance(a, SubmitAsk)}
-    said |= {"send" for a in asks.asks if isinstance(a, SearchAsk) and a.fields}  # a search form is sent
-    said |= {
-        w.lower().split()[0]
-        for a in asks.asks
-        if isinstance(a, PressAsk)
-        for w in alternatives(a.what)
-        if w.strip()
-    }
-    said |= {"save" for a in asks.asks if isinstance(a, ChangeAsk)}
-    for kind, words in _ASK_GATES:
-        if said & set(words):
-            return kind
-    return GateKind.ACTION
+def _segment_name(d: _Draft, kind: GateKind, part: AskList, *, first: bool) -> str:
+    """A step's name in the person's words: "Sign in", "Prefill the signup form", "Confirm the submit"."""
+    no_submit = d.spec.constraints.no_submit
+    if kind is GateKind.LOGIN:
+        return "Fill the sign-in form (no submit)" if no_submit else "Sign in"
+    if first:
+        return act_name(d.spec.user_query, d.signals.flags, no_submit=no_submit)
+    if kind in (GateKind.SUBMIT, GateKind.SEND, GateKind.PAYMENT, GateKind.DELETE, GateKind.PURCHASE):
+        return f"Confirm the {kind.value}"
+    return ask_step_name(part, no_submit=no_submit)
 
 
 def _act_on_asks(d: _Draft, after: list[str], asks: AskList) -> list[str]:
-    """One ACT step that does what was asked, in order, and is checked against it afterwards: the
-    asks ride in its inputs, the goal in the person's words; its gate allows exactly what the asks
-    need (a send, a delete), and every risky click still clears its own gate when it comes."""
+    """ACT steps that do what was asked, in order, each checked against its asks afterwards: the
+    asks ride in its inputs, the goal says them in words; each step's gate allows exactly what its
+    asks need (a send, a delete), and every risky click still clears its own gate when it comes."""
     url = start_url(d.spec, d.context)
-    kind = GateKind.ACTION if d.spec.constraints.no_submit else _ask_gate(asks)
-    name = ask_step_name(asks, no_submit=d.spec.constraints.no_submit)
-    gate = d.gate(kind, name.lower())
-    goal = d.spec.user_query if d.spec.intent is Intent.ACTION else action_clause(d.spec)
-    inputs: dict[str, Any] = {"goal": goal, "payload": dict(d.spec.payload),
-                              "asks": asks.model_dump(mode="json"), **({"url": url} if url else {})}  # fmt: skip
-    blueprint = ["open", "locate", "fill", "verify", "stop"]
-    return [d.add("stp_a1", StepType.ACT, name, after, policy_gate_id=gate, inputs=inputs,
-                  config={"blueprint": blueprint})]  # fmt: skip
+    made: list[str] = []
+    for n, (kind, part) in enumerate(segments(asks, no_submit=d.spec.constraints.no_submit)):
+        step_id = "stp_a0" if kind is GateKind.LOGIN and n == 0 else f"stp_a{n + 1}"
+        name = _segment_name(d, kind, part, first=not [m for m in made if m != "stp_a0"])
+        gate = d.gate(kind, name.lower())
+        values = {a.value for a in part.asks if isinstance(a, FillAsk)}
+        payload = {k: v for k, v in d.spec.payload.items() if v in values}
+        inputs: dict[str, Any] = {"goal": part.describe(), "payload": payload,
+                                  "asks": part.model_dump(mode="json"), **({"url": url} if url and not made else {})}  # fmt: skip
+        blueprint = ["open", "locate", "fill", "verify", "stop"] if kind is GateKind.ACTION else [
+            "locate", kind.value, "verify"]  # fmt: skip
+        made.append(d.add(step_id, StepType.ACT, name, made[-1:] or after, policy_gate_id=gate, inputs=inputs,
+                          config={"blueprint": blueprint}))  # fmt: skip
+    return made
 
 
 def _act(d: _Draft, after: list[str], *, read_state: bool) -> list[str]:
     """The act blueprint: [sign in ->] open -> locate -> fill -> verify -> stop [-> submit step]."""
     asks = d.spec.asks
     acting = [a for a in asks.asks if a.kind != "answer" or d.spec.intent is Intent.ACTION]
-    if not read_state and any(a.kind != "answer" for a in acting):
+    if not read_state and any(a.kind != "answer" for a in acting) and not meaningful_unread(asks):
         return _act_on_asks(d, after, asks.model_copy(update={"asks": acting}))
     url = start_url(d.spec, d.context)
     payload = dict(d.spec.payload)

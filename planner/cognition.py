@@ -21,7 +21,7 @@ from planner._text import Text, fold, has_terms
 from planner.ask_cognition import decide_asks
 from planner.ask_reader import read_asks
 from planner.asks import AskList, FillAsk
-from planner.decisions import CognitionDecision, HistoryEntry
+from planner.decisions import Cognition, CognitionDecision, HistoryEntry
 from planner.payload import FIELD_WORDS
 from planner.press import done_pressing, press_goal, press_target
 
@@ -191,6 +191,18 @@ def _asks_of(goal: str, payload: tuple[tuple[str, str], ...]) -> AskList:
     return asks.model_copy(update={"asks": [*extra, *asks.asks]}) if extra else asks
 
 
+class AskCognition:
+    """The rule policy bound to one step's asks (planner/ask_cognition.py)."""
+
+    def __init__(self, asks: AskList) -> None:
+        self.asks = asks
+
+    async def decide(
+        self, goal: str, payload: dict[str, str], observation: Observation, history: Sequence[HistoryEntry]
+    ) -> CognitionDecision:
+        return decide_asks(self.asks, observation, history)
+
+
 def rule_decide(
     goal: str, payload: dict[str, str], observation: Observation, history: Sequence[HistoryEntry]
 ) -> CognitionDecision:
@@ -312,7 +324,11 @@ def guard_low_confidence(decision: CognitionDecision, goal: str) -> CognitionDec
 
 
 class RuleCognition:
-    """Cognition without a model (the default offline)."""
+    """Cognition without a model (the default offline). `with_asks` binds it to a step's asks from the
+    plan, so the step does what the plan says it was asked, not what its goal's words read as."""
+
+    def with_asks(self, asks: AskList) -> Cognition:
+        return AskCognition(asks)
 
     async def decide(
         self, goal: str, payload: dict[str, str], observation: Observation, history: Sequence[HistoryEntry]

@@ -5,11 +5,14 @@ each action, and the protocol every cognition (rules, a model, memory hints) imp
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field
 
 from browser.models import Observation
+
+if TYPE_CHECKING:
+    from planner.asks import AskList
 
 Decision = Literal["answer", "act", "request_info", "reject", "noop"]
 
@@ -52,3 +55,10 @@ class Cognition(Protocol):
     async def decide(
         self, goal: str, payload: dict[str, str], observation: Observation, history: Sequence[HistoryEntry]
     ) -> CognitionDecision: ...
+
+
+@runtime_checkable
+class AsksAware(Protocol):
+    """A cognition that can be bound to a step's asks from the plan (the rule cognition)."""
+
+    def with_asks(self, asks: AskList) -> Cognition: ...

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from common.secrecy import PLACEHOLDER
 from planner._text import fold, strip_quotes
 from planner.payload import FIELD_WORDS
 from planner.slots import EMAIL, date_value
@@ -59,7 +60,7 @@ _SEP = re.compile(
     r"^\s*(?:(?:field|box|input)\s+)?(?:(?:with|to|is|as|=|:|of|thành|là)(?=\s|$)|=|:)?\s*", re.I
 )
 #: A value starts like this: a capital letter or digit, a quote, a placeholder, an address, "+".
-_VALUE_START = re.compile(r"""^(?:["'“‘«]|\{\{secret:|[A-ZÀ-Ỹ0-9+]|[\w.+-]+@)""")
+_VALUE_START = re.compile(r"""^(?:["'“‘«]|""" + PLACEHOLDER.pattern + r"""|[A-ZÀ-Ỹ0-9+]|[\w.+-]+@)""")
 #: Items of a list: commas and "and" (not inside quotes or placeholders).
 _ITEM_BREAK = re.compile(r"\s*,\s*(?:and\s+|và\s+)?|\s+(?:and|và|va|as well as|plus)\s+", re.I)
 #: "'Hello' into the message box", "Bob in the name field".
@@ -158,7 +159,7 @@ def read_list(text: str) -> list[FieldValue]:
     return out
 
 
-_QUOTED = re.compile(r"""["“‘][^"”’]*["”’]|\{\{secret:[a-z0-9_]+\}\}""")
+_QUOTED = re.compile(r"""["“‘][^"”’]*["”’]|""" + PLACEHOLDER.pattern)
 
 
 def _protect(text: str) -> tuple[str, list[str]]:

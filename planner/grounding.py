@@ -20,6 +20,7 @@ from difflib import SequenceMatcher
 from browser.models import ElementInfo, Observation
 from planner._text import fold
 from planner.payload import FIELD_WORDS
+from planner.synonyms import alternatives
 
 #: Words that never tell two elements apart.
 FILLER = frozenset(
@@ -189,13 +190,12 @@ def choose(scored: Iterable[tuple[float, ElementInfo]], what: str, *, threshold:
 def _same_thing(a: ElementInfo, b: ElementInfo) -> bool:
     """A label and its control, or a link wrapping a button, read the same: not a real tie."""
     return (
-        (a.name == b.name
+        a.name == b.name
         and a.context == b.context
         and a.form == b.form
         and a.href == b.href
-        and (a.tag == b.tag))
-        or (bool(a.href) and a.href == b.href and a.tag == b.tag == "a")
-    )
+        and (a.tag == b.tag)
+    ) or (bool(a.href) and a.href == b.href and a.tag == b.tag == "a")
 
 
 Scorer = Callable[[ElementInfo], float]
@@ -203,39 +203,6 @@ Scorer = Callable[[ElementInfo], float]
 
 def _texts(el: ElementInfo) -> list[str]:
     return [t for t in (el.name, el.placeholder or "") if t]
-
-
-#: Vietnamese words for controls and choices, with the English a page shows for them.
-_GLOSS = {
-    "lưu": "save", "lưu lại": "save", "gửi": "send", "gửi đi": "send", "xác nhận": "confirm", "tiếp tục": "continue",
-    "đăng ký": "sign up", "đăng nhập": "sign in", "tìm": "search", "tìm kiếm": "search", "xóa": "delete",
-    "xoá": "delete", "hủy": "cancel", "huỷ": "cancel", "thanh toán": "checkout", "đặt hàng": "place order",
-    "thêm vào giỏ": "add to cart", "giỏ hàng": "cart", "tiêu chuẩn": "standard", "nhanh": "express",
-    "trả lời": "reply", "đóng": "close", "mở": "open", "tiếp": "next", "quay lại": "back", "áp dụng": "apply",
-}  # fmt: skip
-
-
-#: Options people name differently from the page ("cash on delivery" is "Pay on delivery").
-_SAME_OPTION = (
-    ("cash on delivery", "pay on delivery", "cod", "cash"), ("card", "credit card", "debit card"),
-    ("bank transfer", "transfer", "wire"), ("standard", "normal", "regular"), ("express", "next day", "fast"),
-)  # fmt: skip
-
-
-def alternatives(wanted: str) -> list[str]:
-    """The person's words, their English when they are Vietnamese for a control, and the words in
-    parentheses ("email tóm tắt hàng tuần (Weekly digest)" -> "Weekly digest")."""
-    out = [wanted]
-    inner = re.findall(r"\(([^)]+)\)", wanted)
-    out += inner
-    if inner:
-        out.append(re.sub(r"\s*\([^)]*\)", "", wanted))
-    said = " ".join(wanted.lower().split())
-    gloss = _GLOSS.get(said)
-    if gloss:
-        out.append(gloss)
-    out += [o for group in _SAME_OPTION if said in group for o in group if o != said]
-    return out
 
 
 def name_score(wanted: str, el: ElementInfo) -> float:

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from planner import lexicon as lx
+from planner._text import Text, has_terms
 from planner.asks import meaningful_unread
 from planner.builders import TOP_K, build_plan
-from planner.models import ContextPack, ExecutionPlan, PlanMode, PlanStatus, StepType, TaskSpecV1
+from planner.models import ContextPack, ExecutionPlan, Intent, PlanMode, PlanStatus, StepType, TaskSpecV1
 from planner.router import Route, select_mode
 from planner.signals import extract_signals
 from planner.understand import Understanding, understand
@@ -25,8 +27,10 @@ def unread_route(spec: TaskSpecV1) -> Route | None:
     """A task on a page that the rules could not read at all is a question up front ("what should I
     click for 'frobnicate the synergies'?"), never a plan that does something else."""
     asks = spec.asks
-    if asks.asks or not meaningful_unread(asks):
-        return None
+    if asks.asks or not meaningful_unread(asks) or has_terms(Text(spec.user_query), lx.CHANGE):
+        return None  # a verb the older rules know ("upload my CV") is theirs to plan
+    if spec.intent not in (Intent.UNCLEAR, Intent.ACTION):
+        return None  # a verb the older rules know ("upload my CV") is theirs to plan
     said = "; ".join(f'"{u}"' for u in meaningful_unread(asks))
     if spec.constraints.language == "vi":
         question = (

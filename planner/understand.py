@@ -13,8 +13,9 @@ from pydantic import SecretStr
 
 from planner import lexicon as lx
 from planner._text import Text, has_terms, search_terms
-from planner.ask_reader import SUBMITTING, read_asks
-from planner.asks import AnswerAsk, AskList
+from planner.ask_reader import read_asks
+from planner.ask_words import SUBMITTING
+from planner.asks import AnswerAsk, Ask, AskList
 from planner.context import build_context, detect_language
 from planner.entities import extract_entities
 from planner.models import Constraints, ContextPack, Entity, Intent, RiskFlag, TaskSpecV1
@@ -73,34 +74,36 @@ def intent_of(flags: TextFlags) -> Intent:
     return Intent.UNCLEAR
 
 
-_RESEARCHING = re.compile(
-    r"(?i)\s*(?:research|compare|find out|look into|investigate|recommend|review|evaluate|summari[sz]e|"
-    r"nghiên cứu|tìm hiểu|so sánh|đánh giá|tổng hợp)\b"
+def _with_asks(intent: Intent, asks: AskList, has_page: bool) -> Intent:
+    """Asks that act on a named page ("search the shop for blue mug", "sort the table by price",
+    "archive the newsletter") make the task act; questions about the page whose only acting words
+    were ruled out ("which plan suits us? Do not sign up") make it read. Research the person asked
+    for (the best, the cheapest, a question first) keeps research before the action."""
+    if not has_page or not asks.asks:
+        return intent
+    acting = [a for a in asks.asks if a.kind != "answer"]
+    if not acting:
+        ruled_out = bool(asks.forbidden) and not asks.unread
+        return Intent.RESEARCH if ruled_out and intent is not Intent.ACTION_THEN_RESEARCH else intent
+    if intent in (Intent.RESEARCH, Intent.UNCLEAR):
+        return Intent.ACTION
+    if intent is Intent.RESEARCH_THEN_ACTION and not any(_weighs(a) for a in asks.asks) and not asks.unread:
+        return Intent.ACTION  # "search the shop", "go through the wizard": the page's own words, not research
+    return intent
+
+
+#: Words that ask to weigh options: research before acting.
+_WEIGHING = re.compile(
+    r"(?i)\b(?:best|better|cheapest|most|least|top|good|great|right|affordable|suit|fit|reviews?|rated|compare|"
+    r"which|recommend|tốt nhất|rẻ nhất|phù hợp|nhất|tot nhat|re nhat)\b"
 )
 
 
-def _with_asks(intent: Intent, asks: AskList, has_page: bool) -> Intent:
-    """A page to act on and asks that act on it ("search the shop for blue mug", "sort the table by
-    price", "archive the newsletter") make the task act, whatever research words it also has."""
-    acting = [a for a in asks.asks if a.kind != "answer"]
-    if (
-        has_page
-        and asks.asks
-        and not acting
-        and not asks.unread
-        and intent is not Intent.ACTION_THEN_RESEARCH
-    ):
-        return Intent.RESEARCH  # only questions about the page (and things ruled out): reading, no acting
-    if not has_page or not acting:
-        return intent
-    if intent in (Intent.RESEARCH, Intent.UNCLEAR):
-        return Intent.ACTION
-    first = asks.asks[0]
-    if intent is Intent.RESEARCH_THEN_ACTION and not (
-        isinstance(first, AnswerAsk) and _RESEARCHING.match(first.question)
-    ):
-        return Intent.ACTION  # "search the shop", "go through the wizard": the page's own words, not research
-    return intent
+def _weighs(ask: Ask) -> bool:
+    if isinstance(ask, AnswerAsk):
+        return True
+    text = {"search": "query", "choose": "option", "press": "item"}.get(ask.kind)
+    return bool(text and _WEIGHING.search(str(getattr(ask, text, ""))))
 
 
 def domain_of(text: Text) -> str | None:

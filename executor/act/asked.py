@@ -18,13 +18,13 @@ from urllib.parse import unquote_plus
 from browser.models import Observation
 from planner import grounding as g
 from planner._text import fold
-from planner.ask_cognition import shows, sort_option
 from planner.asks import (
     AdvanceAsk,
     Ask,
     AskList,
     ChangeAsk,
     ChooseAsk,
+    DownloadAsk,
     FillAsk,
     OpenAsk,
     PressAsk,
@@ -35,7 +35,9 @@ from planner.asks import (
     meaningful_unread,
 )
 from planner.decisions import HistoryEntry
-from planner.facts import number, tables
+from planner.fact_words import number, tables
+from planner.page_words import shows, sort_option
+from planner.synonyms import alternatives
 
 _CLICKS = ("click", "press", "check", "select")
 _ERROR_TEXT = re.compile(
@@ -58,7 +60,7 @@ def _matches(h: HistoryEntry, words: str) -> float:
     context = str(el.get("context") or "")
     return max(
         max(g.words_score(w, _named(h)), g.words_score(w, context) * 0.9)
-        for w in g.alternatives(g.item_words(words))
+        for w in alternatives(g.item_words(words))
     )
 
 
@@ -139,6 +141,9 @@ class AskCheck:
             return None if found else f'the page does not show "{ask.value}" after trying to {ask.verb} it'
         if isinstance(ask, SubmitAsk):
             return self._submit(ask)
+        if isinstance(ask, DownloadAsk):
+            got = _ok(self.history, ("download",))
+            return None if got else f"{ask.describe()} did not happen: no file was downloaded"
         return None  # answers are checked where the answer is written
 
     # --- per kind --------------------------------------------------------------------------------

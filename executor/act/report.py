@@ -18,7 +18,7 @@ from typing import Any
 
 from common.secrecy import REDACTED
 from executor.act.progress import StepProgress
-from planner.facts import Fact
+from planner.fact_words import Fact
 from receipts.redaction import Redactor
 
 INPUT_KINDS = ("fill", "select", "check")

@@ -24,7 +24,7 @@ from executor.act.effects import home_origins
 from executor.act.guards import ActStopped, LoopLimits
 from executor.act.hints import HintedCognition
 from executor.act.intent import Intent
-from executor.act.loop import ActLoop, LoopResult
+from executor.act.loop import ActLoop, LoopResult, LoopSpec
 from executor.act.perform import ActEnv
 from executor.act.progress import StepProgress
 from executor.act.spec import loop_spec
@@ -37,7 +37,7 @@ from executor.tool_engine import ToolCallEngine
 from executor.tools import ToolContext, ToolOutput
 from planner.asks import AskList
 from planner.cognition import RuleCognition, asks_of
-from planner.decisions import Cognition
+from planner.decisions import AsksAware, Cognition
 from planner.models import Step
 from planner.page_view import showing
 from planner.secrets import plan_urls
@@ -117,7 +117,7 @@ class ActRunner:
         home = home_origins([*plan_urls(ctx.plan), spec.url or driver.url])  # the task's own sites
         loop = ActLoop(
             env, spec, gate=ctx.gate, progress=progress, limits=limits,
-            cognition=self._cognition(spec.url or driver.url), ask=ctx.ask,
+            cognition=self._cognition(spec.url or driver.url, spec.asks), ask=ctx.ask,
             safe_mode=ctx.runtime.safe_mode, home=home,
             in_flight=Intent.from_outputs(dict(ctx.step_outputs.get(step.step_id, {}))),
         )  # fmt: skip
@@ -130,20 +130,9 @@ class ActRunner:
         await self._keep_downloads(progress, resources.run_dir, recorder, step.step_id)
         self._remember_success(ctx.run_id, step, spec.payload, progress, result)
         asks = (spec.asks or asks_of(spec.goal, spec.payload)) if spec.actions is None else AskList()
-        answered = await self._answers(driver, asks, ctx, step.step_id)
-        if asks.asks:
-            unmet = await unmet_asks(driver, asks, progress) + answered.unmet
-            if not unmet and not result.success:
-                unmet = [result.summary]
-            if unmet:
-                raise ActStopped("; ".join(unmet), code="goal_not_met",
-                                 outputs={**loop.outputs(), "answer": answered.text})  # fmt: skip
-        elif not result.success:
-            raise ActStopped(f"goal not met: {result.summary}", code="goal_not_met", outputs=loop.outputs())
-        elif spec.actions is None:
-            failure = await goal_failure(driver, spec.goal, spec.payload, progress, result.summary)
-            if failure is not None:
-                raise ActStopped(f"goal not met: {failure}", code="goal_not_met", outputs=loop.outputs())
+        answered = await self._check_asks(driver, asks, progress, result, ctx, loop)
+        if not asks.asks:
+            await self._check_goal(driver, spec, progress, result, loop)
         policy = step_policy(resources.policy, ctx.blocked_actions)
         answer = report.describe(
             progress, goal_summary=result.summary, submit_blocked=policy.submit_blocked,
@@ -158,6 +147,40 @@ class ActRunner:
         actions = [f"{h['action'].get('kind')}:{h['status']}" for h in progress.history]
         return ToolOutput(outputs=outputs, actions=actions, ui_actions=progress.performed,
                           final_url=progress.url, evidence=answered.evidence)  # fmt: skip
+
+    async def _check_goal(
+        self, driver: Any, spec: LoopSpec, progress: StepProgress, result: LoopResult, loop: ActLoop
+    ) -> None:
+        """A step without asks (an explicit action list, a goal the asks do not read): its own check."""
+        if not result.success:
+            raise ActStopped(f"goal not met: {result.summary}", code="goal_not_met", outputs=loop.outputs())
+        if spec.actions is None:
+            failure = await goal_failure(driver, spec.goal, spec.payload, progress, result.summary)
+            if failure is not None:
+                raise ActStopped(f"goal not met: {failure}", code="goal_not_met", outputs=loop.outputs())
+
+    async def _check_asks(
+        self,
+        driver: Any,
+        asks: AskList,
+        progress: StepProgress,
+        result: LoopResult,
+        ctx: ToolContext,
+        loop: ActLoop,
+    ) -> Answered:
+        """The step's asks read back from the page (and its questions answered): each unmet one is a
+        sentence, and any fails the step whatever the cognition said (executor/act/asked.py)."""
+        answered = await self._answers(driver, asks, ctx, ctx.step.step_id)
+        if not asks.asks:
+            return answered
+        unmet = await unmet_asks(driver, asks, progress) + answered.unmet
+        if not unmet and not result.success:
+            unmet = [result.summary]
+        if unmet:
+            raise ActStopped(
+                "; ".join(unmet), code="goal_not_met", outputs={**loop.outputs(), "answer": answered.text}
+            )
+        return answered
 
     async def _answers(self, driver: Any, asks: AskList, ctx: ToolContext, step_id: str) -> Answered:
         """The step's questions answered from the page it ended on, each cited; or why not."""
@@ -180,9 +203,12 @@ class ActRunner:
                 unmet.append(fact.because or fact.value)
         return Answered(text=" ".join(lines), evidence=evidence, unmet=unmet)
 
-    def _cognition(self, url: str | None) -> Cognition:
+    def _cognition(self, url: str | None, asks: AskList | None) -> Cognition:
         hints = self.memory.field_hints(site_of(url)) if self.memory is not None else {}
-        return HintedCognition(self.cognition, hints) if hints else self.cognition
+        cognition = HintedCognition(self.cognition, hints) if hints else self.cognition
+        if asks is not None and asks.asks and isinstance(cognition, AsksAware):
+            return cognition.with_asks(asks)  # the plan's asks for this step, whatever its goal reads as
+        return cognition
 
     async def _keep_downloads(
         self, progress: StepProgress, run_dir: Path, recorder: Recorder, step_id: str

@@ -23,7 +23,8 @@ from executor.act.outcomes import step_failure
 from executor.act.progress import StepProgress
 from planner.asks import AnswerAsk, AskList
 from planner.decisions import HistoryEntry
-from planner.facts import Fact, find_fact
+from planner.fact_words import Fact
+from planner.facts import find_fact
 from planner.press import PressGoal, press_goal
 
 _ERROR = re.compile(

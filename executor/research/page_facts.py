@@ -17,7 +17,8 @@ from urllib.parse import urljoin, urlsplit
 from executor.models import EvidenceItem
 from executor.research.common import citation_number
 from planner.asks import AnswerAsk
-from planner.facts import Fact, find_fact, topic
+from planner.fact_words import Fact, topic
+from planner.facts import find_fact
 
 #: Kinds of answer that must be a fact found on a page; "text" (summaries, comparisons) is written
 #: from the evidence as a whole.
@@ -75,10 +76,8 @@ def links_about(page: PageText, question: str, *, limit: int = 2) -> list[str]:
         if at:  # a list row says who or what the link is about on the line before ("Helen Park")
             text = f"{lines[at - 1]} {text}"
         target = urlsplit(urljoin(page.url, url))
-        if (
-            (target.scheme, target.netloc) != (site.scheme, site.netloc)
-            or (target.path == site.path
-            and (target.query == site.query))
+        if (target.scheme, target.netloc) != (site.scheme, site.netloc) or (
+            target.path == site.path and (target.query == site.query)
         ):
             continue
         score = words_score(wanted, f"{text} {_ABOUT.get(text.strip().lower(), '')}")

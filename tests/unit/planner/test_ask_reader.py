@@ -10,7 +10,9 @@ from typing import Any
 
 import pytest
 
-from planner.ask_reader import fact_kind, read_asks, trip_fields
+from planner.ask_commerce import trip_fields
+from planner.ask_reader import read_asks
+from planner.ask_words import fact_kind
 from planner.asks import AnswerAsk, SubmitAsk
 
 CASES = [json.loads(line) for line in (Path(__file__).parents[2] / "data" / "ask_cases.jsonl").open()]
