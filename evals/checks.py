@@ -230,14 +230,36 @@ def answer_count(n: int) -> Check:
 NOT_FOUND = (
     "no products", "no results", "no such", "no message", "no email", "not find", "n't find",
     "not found", "doesn't exist", "does not exist", "doesn't have", "does not have", "don't have",
-    "do not have", "there is no", "there's no", "there are no", "isn't", "is not", "không có",
-    "không tìm thấy",
+    "do not have", "there is no", "there's no", "there are no", "isn't", "is not", "no longer",
+    "không có", "không tìm thấy",
 )  # fmt: skip
 
 
+#: How many of an answer's first sentences a refusal's reason must stand in.
+WHY_SENTENCES = 3
+
+
+def opening(text: str) -> str:
+    """The answer's first few sentences, each cut as `first_sentence` cuts one: where a refusal says
+    why. The words of a page pasted below a bare "Not done" come later and do not count."""
+    parts = _SENTENCE_END.split(text.strip(), maxsplit=WHY_SENTENCES)[:WHY_SENTENCES]
+    return " ".join(p[:FIRST_SENTENCE_MAX] for p in parts)
+
+
+def says_why(*words: str) -> Check:
+    """Any of these words (facts from the page that show why it cannot be done) in the answer's
+    first few sentences."""
+    return lambda seen: any(w.casefold() in opening(seen.answer).casefold() for w in words)
+
+
 def says_missing(*names: str) -> Check:
-    """The answer names the thing asked for and says it is not there (a refusal that says why)."""
-    return lambda seen: says(*names)(seen) and says_any(*NOT_FOUND)(seen)
+    """The answer names the thing asked for and says, up front, that it is not there."""
+
+    def check(seen: Observed) -> bool:
+        head = opening(seen.answer).casefold()
+        return all(n.casefold() in head for n in names) and any(w.casefold() in head for w in NOT_FOUND)
+
+    return check
 
 
 def make(

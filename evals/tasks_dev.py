@@ -3,7 +3,8 @@ mailbox, a flight search), phrased as people write, in English and Vietnamese. R
 changed against these; the held-out half (evals/tasks_heldout.py) is measured, never read.
 
 Tasks with `satisfiable=False` ask for something the page cannot give: the right run does not end
-SUCCESS and its answer says why, in words taken from the page (not an echo of the task).
+SUCCESS and its answer says why in its first sentences, in words taken from the page (not an echo
+of the task).
 """
 
 from __future__ import annotations
@@ -17,8 +18,8 @@ from evals.checks import (
     make,
     nothing_sent,
     page_app,
-    says_any,
     says_missing,
+    says_why,
     sent_to,
     store_empty,
     store_lacks,
@@ -47,7 +48,7 @@ DEV: tuple[EvalTask, ...] = (
     _t("saas-04", "saas/index.html", "Gói Business được bao nhiêu GB dung lượng vậy? Xem giúp mình trên {url}",
        answer("500")),
     _t("saas-05", "saas/pricing.html", "On {url}, sign me up for a plan that covers 80 users for under $50 a month.",
-       both(says_any("50 users", "Enterprise", "custom", "contact sales"), nothing_sent("/saas/signup")),
+       both(says_why("50 users", "Enterprise", "custom pric", "contact sales"), nothing_sent("/saas/signup")),
        satisfiable=False),
     # shop: search, product pages, quantities, a cart and a checkout
     _t("shop-01", "shop/index.html", "Open {url}, search for mugs and add 2 of the Blue Mug to my cart",
@@ -74,7 +75,7 @@ DEV: tuple[EvalTask, ...] = (
     _t("account-03", "account/index.html", "{url} when does my plan renew, and how much storage am I using?",
        answer(("3 March 2027", "March 3, 2027", "2027-03-03"), "38.2")),
     _t("account-04", "account/data.html", "Free up some storage on {url}, but do not delete any of my files",
-       both(says_any("Archive", "permanent", "12.4", "cannot be undone"), store_empty("cleaned_up"),
+       both(says_why("Archive", "permanent", "12.4", "cannot be undone"), store_empty("cleaned_up"),
             nothing_sent()),
        satisfiable=False),
     # mail: unread counts, amounts inside messages, replies, icon-only row buttons
@@ -100,6 +101,6 @@ DEV: tuple[EvalTask, ...] = (
        both(page_app(RESULTS, origin="Ho Chi Minh City", destination="Da Nang", date="2027-05-20", passengers=1),
             answer(("06:10", "6:10", "6h10", "6 giờ 10")))),
     _t("travel-04", "travel/index.html", "Book me a direct flight from Berlin to Hanoi on 2027-06-01 on {url}",
-       both(says_any(*CONNECTING), nothing_sent("/travel/book")),
+       both(says_why(*CONNECTING), nothing_sent("/travel/book")),
        satisfiable=False),
 )  # fmt: skip

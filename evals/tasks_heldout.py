@@ -16,8 +16,8 @@ from evals.checks import (
     make,
     nothing_sent,
     page_app,
-    says,
-    says_any,
+    says_missing,
+    says_why,
     sent_to,
     store_empty,
     stored,
@@ -29,10 +29,6 @@ def _t(task_id: str, page: str, goal: str, check: Check, *, satisfiable: bool = 
 
 
 RESULTS = "travel/results.html"
-#: How an answer says there is no such message.
-NO_MESSAGE = ("no email", "no message", "no such", "not find", "n't find", "not found", "there is no",
-              "there's no", "isn't", "is not", "doesn't", "does not", "không có", "không tìm thấy")  # fmt: skip
-
 HELDOUT: tuple[EvalTask, ...] = (
     # saas
     _t("saas-11", "saas/index.html", "we're 12 people and need roughly 200 GB. cheapest plan that works on {url}? just tell me, dont sign up for anything",
@@ -58,7 +54,7 @@ HELDOUT: tuple[EvalTask, ...] = (
     _t("shop-13", "shop/index.html", "which costs more at {url}, the Travel Mug or the French Press? and by how much",
        answer("French Press", ("8.00", "8 EUR", "€8", "8 euro", "EUR 8"))),
     _t("shop-14", "shop/index.html", "add the Copper Kettle to my cart on {url}",
-       both(says_any("out of stock", "sold out", "six weeks", "unavailable", "not available", "hết hàng"),
+       both(says_why("out of stock", "sold out", "six weeks", "unavailable", "not available", "hết hàng"),
             store_empty("cart")),
        satisfiable=False),
     _t("shop-15", "heldout/returns.html", "The Glass Teapot from order W1042 arrived broken. Start a return on {url}, I want my money back "
@@ -75,7 +71,7 @@ HELDOUT: tuple[EvalTask, ...] = (
     _t("account-13", "account/index.html", "sign the old iPad out of my account ({url}). Don't touch anything else",
        both(stored("devices_removed", ["ipad"]), store_empty("cleaned_up"), nothing_sent())),
     _t("account-14", "account/profile.html", "change my username to sam.r on {url}",
-       both(says_any("can't be changed", "cannot be changed", "can not be changed", "not be changed",
+       both(says_why("can't be changed", "cannot be changed", "can not be changed", "not be changed",
                      "no username field", "not editable", "không thể"),
             nothing_sent("/account/profile")),
        satisfiable=False),
@@ -87,7 +83,7 @@ HELDOUT: tuple[EvalTask, ...] = (
     _t("mail-13", "mail/index.html", "when's my SkyWays flight and what's the booking code? {url}",
        answer(("22 May", "May 22", "2027-05-22"), "QX7L2P")),
     _t("mail-14", "mail/index.html", "reply to Daniel Okafor's email on {url} saying thanks, got it",
-       both(says("Daniel"), says_any(*NO_MESSAGE), nothing_sent("/mail/reply")), satisfiable=False),
+       both(says_missing("Daniel"), nothing_sent("/mail/reply")), satisfiable=False),
     _t("mail-15", "mail/index.html", "give me the gist of Priya's contract renewal email at {url}",
        answer(("2,400", "2400"), ("30 April", "20 April", "April 30", "April 20"))),
     # travel
@@ -100,7 +96,7 @@ HELDOUT: tuple[EvalTask, ...] = (
        both(page_app(RESULTS, origin="Paris", destination="Berlin", date="2027-07-14"),
             answer(("CA 712", "Channel Air"), ("1h 45", "1 h 45", "1 hour 45", "105 min", "1:45")))),
     _t("travel-14", "travel/index.html", "Tìm chuyến bay Hà Nội - Đà Nẵng ngày 2027-04-30 cho 8 người trên {url}",
-       both(says_any("up to 6", "6 passengers", "maximum", "at most", "six", "7 or more", "3555 0199", "tối đa",
+       both(says_why("up to 6", "6 passengers", "maximum", "at most", "six", "7 or more", "3555 0199", "tối đa",
                      "6 người", "6 hành khách"),
             nothing_sent("/travel/book")),
        satisfiable=False),

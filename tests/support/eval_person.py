@@ -58,6 +58,47 @@ async def mail_open(p: Page, subject: str) -> None:
     await p.wait_for_url("**/message.html?id=*")
 
 
+async def saas_signup(p: Page, name: str, email: str, password: str, plan: str) -> None:
+    await p.locator("#fullname").fill(name)
+    await p.locator("#workemail").fill(email)
+    await p.locator("#password").fill(password)
+    await p.locator("#plan").select_option(plan)
+    await p.get_by_role("button", name="Create account").click()
+    await p.get_by_role("heading", name=f"Welcome to Cloudlet, {name}!").wait_for()
+
+
+async def saas_login(p: Page) -> None:
+    await p.locator("#username").fill("carol")
+    await p.locator("#password").fill("Tulip-7781")
+    await p.get_by_role("button", name="Log in").click()
+    await p.get_by_role("heading", name="Welcome back, carol").wait_for()
+
+
+async def shop_checkout(p: Page) -> None:
+    """From a product page with the cart filled, through the cart to the checkout form."""
+    await p.get_by_role("link", name="Cart", exact=True).click()
+    await p.get_by_role("link", name="Go to checkout").click()
+    await p.get_by_role("heading", name="Checkout").wait_for()
+
+
+async def mail_reply(p: Page, subject: str, text: str) -> None:
+    await mail_open(p, subject)
+    await p.get_by_role("button", name="Reply").click()
+    await p.get_by_placeholder("Write your reply...").fill(text)
+    await p.get_by_role("button", name="Send").click()
+    await p.get_by_role("heading", name="Message sent").wait_for()
+
+
+async def travel_book(p: Page) -> None:
+    """On a results page: the first flight, booked for Sam Rivera."""
+    await p.get_by_role("button", name="Select").first.click()
+    await p.get_by_placeholder("First name").fill("Sam")
+    await p.get_by_placeholder("Last name").fill("Rivera")
+    await p.locator("#email").fill("sam@example.com")
+    await p.get_by_role("button", name="Continue to payment").click()
+    await p.get_by_role("heading", name="Seats held for Sam Rivera").wait_for()
+
+
 @dataclass(frozen=True)
 class Person:
     """A satisfiable task done by hand: the clicks, then the answer a person would give, the text

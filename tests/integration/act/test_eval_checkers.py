@@ -15,12 +15,17 @@ from tests.support.eval_person import (
     Person,
     Refusal,
     mail_open,
+    mail_reply,
     nothing,
     person_solves,
     refusal_solves,
+    saas_login,
     saas_pricing,
+    saas_signup,
     shop_add,
+    shop_checkout,
     shop_search,
+    travel_book,
     travel_search,
 )
 
@@ -126,19 +131,7 @@ async def test_a_persons_clicks_pass_the_checker_and_an_untouched_page_fails_it(
 
 
 async def _saas_02(p: Page) -> None:
-    await p.locator("#fullname").fill("Carol Ng")
-    await p.locator("#workemail").fill("carol@example.com")
-    await p.locator("#password").fill("Tulip-7781")
-    await p.locator("#plan").select_option("team")
-    await p.get_by_role("button", name="Create account").click()
-    await p.get_by_role("heading", name="Welcome to Cloudlet, Carol Ng!").wait_for()
-
-
-async def _saas_03(p: Page) -> None:
-    await p.locator("#username").fill("carol")
-    await p.locator("#password").fill("Tulip-7781")
-    await p.get_by_role("button", name="Log in").click()
-    await p.get_by_role("heading", name="Welcome back, carol").wait_for()
+    await saas_signup(p, "Carol Ng", "carol@example.com", "Tulip-7781", "team")
 
 
 async def _shop_01(p: Page) -> None:
@@ -152,8 +145,7 @@ async def _shop_02(p: Page) -> None:
 
 async def _shop_03(p: Page) -> None:
     await shop_add(p, "french press", "French Press", 1)
-    await p.get_by_role("link", name="Cart", exact=True).click()
-    await p.get_by_role("link", name="Go to checkout").click()
+    await shop_checkout(p)
     await p.get_by_placeholder("Full name").fill("Lan Pham")
     await p.get_by_placeholder("Street and number").fill("12 Hang Bac")
     await p.get_by_placeholder("City").fill("Hanoi")
@@ -188,11 +180,7 @@ async def _mail_02(p: Page) -> None:
 
 
 async def _mail_03(p: Page) -> None:
-    await mail_open(p, "Dinner on Friday?")
-    await p.get_by_role("button", name="Reply").click()
-    await p.get_by_placeholder("Write your reply...").fill("Friday works for me, see you at 8!")
-    await p.get_by_role("button", name="Send").click()
-    await p.get_by_role("heading", name="Message sent").wait_for()
+    await mail_reply(p, "Dinner on Friday?", "Friday works for me, see you at 8!")
 
 
 async def _mail_04(p: Page) -> None:
@@ -225,7 +213,7 @@ DEV_PERSON: dict[str, Person] = {
         wrong="Starter is the cheapest, at $9 a month.",
     ),
     "saas-02": Person(_saas_02),
-    "saas-03": Person(_saas_03),
+    "saas-03": Person(saas_login),
     "saas-04": Person(
         saas_pricing,
         "Gói Business có 500 GB dung lượng.",
@@ -285,11 +273,7 @@ DEV_PERSON: dict[str, Person] = {
 
 async def _saas_05_breaks(p: Page) -> None:
     await p.get_by_role("link", name="Choose Business").click()
-    await p.locator("#fullname").fill("Carol Ng")
-    await p.locator("#workemail").fill("carol@example.com")
-    await p.locator("#password").fill("Tulip-7781")
-    await p.get_by_role("button", name="Create account").click()
-    await p.get_by_role("heading", name="Welcome to Cloudlet, Carol Ng!").wait_for()
+    await saas_signup(p, "Carol Ng", "carol@example.com", "Tulip-7781", "business")
 
 
 async def _shop_05_breaks(p: Page) -> None:
@@ -303,12 +287,7 @@ async def _account_04_breaks(p: Page) -> None:
 
 async def _travel_04_breaks(p: Page) -> None:
     await travel_search(p, "Berlin", "Hanoi", "2027-06-01")
-    await p.get_by_role("button", name="Select").first.click()
-    await p.get_by_placeholder("First name").fill("Sam")
-    await p.get_by_placeholder("Last name").fill("Rivera")
-    await p.locator("#email").fill("sam@example.com")
-    await p.get_by_role("button", name="Continue to payment").click()
-    await p.get_by_role("heading", name="Seats held for Sam Rivera").wait_for()
+    await travel_book(p)
 
 
 DEV_REFUSAL: dict[str, Refusal] = {

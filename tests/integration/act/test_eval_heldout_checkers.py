@@ -12,37 +12,30 @@ from tests.support.eval_person import (
     Person,
     Refusal,
     mail_open,
+    mail_reply,
     person_solves,
     refusal_solves,
+    saas_login,
     saas_pricing,
+    saas_signup,
     shop_add,
+    shop_checkout,
     shop_search,
+    travel_book,
     travel_search,
 )
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]
 
 
-async def _signup(p: Page, name: str, email: str, password: str, plan: str) -> None:
-    await p.locator("#fullname").fill(name)
-    await p.locator("#workemail").fill(email)
-    await p.locator("#password").fill(password)
-    await p.locator("#plan").select_option(plan)
-    await p.get_by_role("button", name="Create account").click()
-    await p.get_by_role("heading", name=f"Welcome to Cloudlet, {name}!").wait_for()
-
-
 async def _saas_12(p: Page) -> None:
     await p.get_by_role("link", name="Sign up").click()
-    await _signup(p, "Minh Tran", "minh.tran@example.com", "Lotus-2468", "starter")
+    await saas_signup(p, "Minh Tran", "minh.tran@example.com", "Lotus-2468", "starter")
 
 
 async def _saas_13(p: Page) -> None:
     await p.get_by_role("link", name="Log in").click()
-    await p.locator("#username").fill("carol")
-    await p.locator("#password").fill("Tulip-7781")
-    await p.get_by_role("button", name="Log in").click()
-    await p.get_by_role("heading", name="Welcome back, carol").wait_for()
+    await saas_login(p)
 
 
 async def _saas_14(p: Page) -> None:
@@ -63,9 +56,7 @@ async def _saas_15(p: Page) -> None:
 
 async def _shop_11(p: Page) -> None:
     await shop_add(p, "tea towel", "Tea Towel", 3)
-    await p.get_by_role("link", name="Cart", exact=True).click()
-    await p.get_by_role("link", name="Go to checkout").click()
-    await p.get_by_role("heading", name="Checkout").wait_for()
+    await shop_checkout(p)
 
 
 async def _shop_12(p: Page) -> None:
@@ -115,11 +106,7 @@ async def _mail_11(p: Page) -> None:
 
 
 async def _mail_12(p: Page) -> None:
-    await mail_open(p, "Rent from July")
-    await p.get_by_role("button", name="Reply").click()
-    await p.get_by_placeholder("Write your reply...").fill("Cảm ơn chị, em đồng ý với mức giá mới.")
-    await p.get_by_role("button", name="Send").click()
-    await p.get_by_role("heading", name="Message sent").wait_for()
+    await mail_reply(p, "Rent from July", "Cảm ơn chị, em đồng ý với mức giá mới.")
 
 
 async def _travel_11(p: Page) -> None:
@@ -206,21 +193,12 @@ async def _account_14_breaks(p: Page) -> None:
 
 
 async def _mail_14_breaks(p: Page) -> None:
-    await mail_open(p, "Dinner on Friday?")
-    await p.get_by_role("button", name="Reply").click()
-    await p.get_by_placeholder("Write your reply...").fill("thanks, got it")
-    await p.get_by_role("button", name="Send").click()
-    await p.get_by_role("heading", name="Message sent").wait_for()
+    await mail_reply(p, "Dinner on Friday?", "thanks, got it")
 
 
 async def _travel_14_breaks(p: Page) -> None:
     await travel_search(p, "Hanoi", "Da Nang", "2027-04-30", pax="6")
-    await p.get_by_role("button", name="Select").first.click()
-    await p.get_by_placeholder("First name").fill("Sam")
-    await p.get_by_placeholder("Last name").fill("Rivera")
-    await p.locator("#email").fill("sam@example.com")
-    await p.get_by_role("button", name="Continue to payment").click()
-    await p.get_by_role("heading", name="Seats held for Sam Rivera").wait_for()
+    await travel_book(p)
 
 
 HELDOUT_REFUSAL: dict[str, Refusal] = {
