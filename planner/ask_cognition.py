@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from browser.models import Observation
 from planner import grounding as g
+from planner.ask_lists import way_to_form
 from planner.ask_moves import (
     MAX_ADVANCE,
     AskPerson,
@@ -85,7 +86,7 @@ class _Policy(Moves):
             pending.append(i)
             waiting.append(move.why)
         if pending:
-            onward = self._advance(pending[0])
+            onward = self._advance(pending[0]) or self._to_the_form(pending)
             if onward is not None:
                 return onward
         return self._finish(pending, waiting)
@@ -96,6 +97,19 @@ class _Policy(Moves):
             any(h.status == "ok" and h.ask is None and same_action(h.action, a) for h in self.history)
             for a in move.actions
         )
+
+    def _to_the_form(self, pending: list[int]) -> CognitionDecision | None:
+        """The fields of a sign-up (a sign-in, an order) are not on this page: follow the link a
+        person would ("Sign up" in the nav bar), once."""
+        submits = [a for a in self.asks.asks if isinstance(a, SubmitAsk)]
+        if not submits or any(h.phase == "to_form" for h in self.history):
+            return None
+        link = way_to_form(self.obs, submits[0].purpose, self.avoid)
+        if link is None:
+            return None
+        return CognitionDecision(decision="act", actions=[{"kind": "click", "target": {"index": link.index}}],
+                                 confidence=0.8, rationale=f'follow "{link.name}" to its form', ask=pending[0],
+                                 phase="to_form")  # fmt: skip
 
     def _finished(self, i: int, ask: Ask) -> bool:
         if stuck(self.history, i):

@@ -6,7 +6,6 @@ from __future__ import annotations
 import re
 
 from common.secrecy import PLACEHOLDER
-
 from planner._text import strip_quotes
 from planner.ask_commerce import trip_fields
 from planner.ask_words import STEP_LIMIT, URL, Reader, cut_where, noun_phrase

@@ -11,6 +11,7 @@ from typing import Any
 
 from browser.models import ElementInfo, Observation
 from planner import grounding as g
+from planner.ask_lists import best_row, nth_item, superlative
 from planner.asks import (
     AdvanceAsk,
     AnswerAsk,
@@ -235,6 +236,11 @@ class Moves:
         )
 
     def _choose(self, ask: ChooseAsk) -> Move:
+        if superlative(ask.option):  # "the cheapest flight": the page's numbers decide, not the names
+            row = best_row(self.obs, f"{ask.option} {ask.among}")
+            if row is None:
+                return Elsewhere(f"no list of options here to find the {ask.option} in")
+            return Here([_click(row)], "do", 0.9, f"choose {g.describe(row)}, the {superlative(ask.option)}")
         selected = g.find_select(self.obs, ask.option, ask.among)
         if selected is not None:
             el, option = selected
@@ -334,6 +340,9 @@ class Moves:
         return self._pressing(pick, f"sort by {ask.column}")
 
     def _open(self, ask: OpenAsk) -> Move:
+        ordinal = nth_item(self.obs, ask.what)
+        if ordinal is not None:  # "the first result": its place in the page's list
+            return Here([_click(ordinal)], "do", 0.85, f"open {g.describe(ordinal)}")
         kind_words = set(g.tokens(ask.what)) & set(g.KIND_WORDS)
         pick = (
             g.find_control(self.obs, ask.what, avoid=self.avoid)

@@ -161,6 +161,7 @@ def _cheapest_listed(question: str, text: str) -> Fact | None:
     pattern = MONEY if cheap or dear else TIME
     lines = page_lines(text)
     found: list[tuple[float, str, str, str]] = []
+    listed = 0
     for i, line in enumerate(lines):
         m = pattern.search(line)
         if m is None or (pattern is TIME and not re.match(r"\s*\d", line)):
@@ -169,13 +170,14 @@ def _cheapest_listed(question: str, text: str) -> Fact | None:
         if amount is None:
             continue
         card = lines[max(0, i - 3) : i + 3]
+        listed += 1
         if _DIRECT.search(question) and not any(re.search(r"(?i)\bdirect\b|non-?stop", c) for c in card[2:5]):
             continue
         above = [lines[j] for j in range(i - 1, max(-1, i - 4), -1) if not pattern.search(lines[j])]
         name = next((a for a in above if _letters(a) >= 0.5), None)  # the nearest line of words above
         if name and 2 <= len(name) <= 60:
             found.append((amount, name, m.group(0).strip(), line))
-    if len(found) < 2:
+    if listed < 2 or not found:  # a superlative needs a list, and something on it that fits
         return None
     lowest = bool(cheap or early)
     amount, name, shown, line = (min if lowest else max)(found, key=lambda f: f[0])

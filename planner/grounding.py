@@ -195,6 +195,7 @@ def _same_thing(a: ElementInfo, b: ElementInfo) -> bool:
         and a.form == b.form
         and a.href == b.href
         and (a.tag == b.tag)
+        and a.input_type == b.input_type
     ) or (bool(a.href) and a.href == b.href and a.tag == b.tag == "a")
 
 
@@ -214,7 +215,7 @@ def field_score(field_words: str, el: ElementInfo, value: str = "") -> float:
     best = max((name_score(s, el) for s in synonyms(field_words)), default=0.0)
     typed = _type_hint(field_words, value, el)
     if best >= MATCH:
-        return min(1.0, best + 0.05 * typed)
+        return best + 0.05 * typed  # above 1.0 on purpose: the right type wins a tie of names
     return 0.7 if typed > 0 and best == 0.0 else best
 
 

@@ -18,6 +18,7 @@ from urllib.parse import unquote_plus
 from browser.models import Observation
 from planner import grounding as g
 from planner._text import fold
+from planner.ask_lists import superlative
 from planner.asks import (
     AdvanceAsk,
     Ask,
@@ -181,6 +182,13 @@ class AskCheck:
         return f"{ask.what} was not turned {state}"
 
     def _choose(self, ask: ChooseAsk) -> str | None:
+        if superlative(
+            ask.option
+        ):  # a row picked by its numbers: its picker was pressed and the page moved on
+            picked = [
+                h for h in _ok(self.history, ("click",)) if _context(h) and _changed(h) and h.phase == "do"
+            ]
+            return None if picked else f"the {ask.option} was not chosen: {self._listing()}"
         selected = g.find_select(self.obs, ask.option, ask.among)
         if (
             selected is not None
@@ -195,7 +203,12 @@ class AskCheck:
                 or g.words_score(ask.option, str(h.action.get("value") or "")) >= g.MATCH]  # fmt: skip
         if done and (done[-1].action.get("kind") != "click" or _changed(done[-1])):
             return None
-        return f"{ask.option} was not chosen"
+        return f"{ask.option} was not chosen: {self._listing()}"
+
+    def _listing(self) -> str:
+        """What the page offers instead, in its own rows' words (a person reads them to see why)."""
+        rows = list(dict.fromkeys(e.context for e in self.obs.elements if e.context and g.pressable(e)))[:3]
+        return "the page lists " + "; ".join(rows) if rows else "nothing on the page offers it"
 
     def _search(self, ask: SearchAsk) -> str | None:
         if ask.fields:

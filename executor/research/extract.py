@@ -7,6 +7,7 @@ $49/mo; ..."), so BM25 and summaries see a row's facts together instead of pipe-
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from urllib.parse import urldefrag, urljoin
 
@@ -65,13 +66,22 @@ def table_records(table: lxml_html.HtmlElement) -> list[Record]:
     return records
 
 
+_MADE_UP = re.compile(r"^col\d+$")
+
+
+def label(key: object) -> str:
+    """A column's header as a person reads it; "" for a name made up for a table without one (col2),
+    which never reaches an answer."""
+    return "" if _MADE_UP.match(str(key)) else str(key)
+
+
 def record_line(record: Record) -> str:
     """One readable sentence for a record: its first value, then the other fields."""
     items = list(record.items())
     if not items:
         return ""
     head = items[0][1]
-    rest = "; ".join(f"{k}: {v}" for k, v in items[1:] if v)
+    rest = "; ".join(f"{label(k)}: {v}" if label(k) else str(v) for k, v in items[1:] if v)
     return f"{head} - {rest}." if rest else f"{head}."
 
 

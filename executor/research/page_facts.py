@@ -107,6 +107,12 @@ class Followed:
     sources: int
 
 
+def summarizes(ask: AnswerAsk) -> bool:
+    """ "Summarize this page", "tóm tắt bài này": its first sentence is the page's most telling one."""
+    return ask.expects == "text" and bool(re.search(r"(?i)\b(?:summari[sz]e|sum up|gist|tóm tắt|tom tat)\b",
+                                                     ask.question))  # fmt: skip
+
+
 def names_an_item(ask: AnswerAsk) -> bool:
     """ "Summarize Helen Park's email": a question about one item the page links to."""
     return ask.expects == "text" and bool(re.search(r"(?i)\b(?:email|message|mail|thư|article|post|review|bài)\b",

@@ -1,0 +1,64 @@
+"""Grounding a person's words in an observation (planner/grounding.py): context decides like a
+careful person would, and a real tie is a question that names the candidates."""
+
+from __future__ import annotations
+
+from browser.models import ElementInfo, Observation
+from planner import grounding as g
+
+
+def el(index: int, tag: str, name: str, **extra: object) -> ElementInfo:
+    return ElementInfo.model_validate({"index": index, "tag": tag, "name": name, **extra})
+
+
+JOIN = Observation(
+    url="http://x.test/join",
+    title="Join",
+    elements=[
+        el(0, "a", "Sign up", role="link", area="nav", href="/join"),
+        el(1, "input", "Name", role="textbox", input_type="text", form=1),
+        el(2, "input", "Email", role="textbox", input_type="email", form=1),
+        el(3, "button", "Create account", role="button", input_type=None, form=1),
+        el(4, "input", "Email for product news", role="textbox", input_type="email", form=2, area="footer"),
+        el(5, "button", "Sign up", role="button", form=2, area="footer"),
+    ],
+)
+
+
+def test_the_submit_of_the_form_worked_on_is_its_own_button_never_the_nav_link() -> None:
+    pick = g.find_submit(JOIN, "signup", form=1, after=2)
+    assert pick.element is not None and pick.element.name == "Create account"
+
+
+def test_a_field_in_the_form_worked_on_beats_one_in_the_footer() -> None:
+    pick = g.find_field(JOIN, "email", "a@b.co", form=1)
+    assert pick.element is not None and pick.element.index == 2
+
+
+def test_a_password_label_prefers_the_password_box() -> None:
+    obs = Observation(url="u", title="t", elements=[
+        el(0, "input", "Password", role="textbox", input_type="text"),
+        el(1, "input", "Password", role="textbox", input_type="password"),
+    ])  # fmt: skip
+    pick = g.find_field(obs, "password", "{{secret:pw}}")
+    assert pick.element is not None and pick.element.index == 1
+
+
+def test_icons_in_rows_are_told_apart_by_their_row() -> None:
+    obs = Observation(url="u", title="t", elements=[
+        el(0, "span", "star icon", context="Tiffanie Meeting moved to 3pm"),
+        el(1, "span", "star icon", context="Dana Invoice 2291"),
+    ])  # fmt: skip
+    pick = g.find_control(obs, "star", item="Dana")
+    assert pick.element is not None and pick.element.index == 1
+
+
+def test_two_equal_candidates_are_a_question_naming_both() -> None:
+    obs = Observation(url="u", title="t", elements=[el(0, "button", "Delete"), el(1, "button", "Delete", context="x")])
+    pick = g.find_control(obs, "delete")
+    assert pick.element is None and "2 elements match" in pick.why and pick.why.count('"Delete"') == 2
+
+
+def test_an_item_is_never_a_list_that_only_shares_its_kind() -> None:
+    obs = Observation(url="u", title="t", elements=[el(0, "a", "Teapots", role="link")])
+    assert g.find_item(obs, "purple teapot").element is None
