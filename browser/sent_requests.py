@@ -38,6 +38,10 @@ class SentLedger:
     def mark(self) -> int:
         return len(self._entries)
 
+    def since(self, mark: int) -> int:
+        """How many sends started after `mark`."""
+        return len(self._entries) - mark
+
     async def settle(self, mark: int, seconds: float) -> list[SentRequest]:
         """The sends since `mark`, after waiting up to `seconds` for their answers."""
         waiting = [done.wait() for _, _, done in self._entries[mark:] if not done.is_set()]

@@ -72,12 +72,15 @@ class AnswerAssembler:
         actions: Sequence[str],
         *,
         waiting: str | None = None,
+        optional: frozenset[str] = frozenset(),
     ) -> tuple[str, list[Citation]]:
         """The answer: what was not done first (so it can never read as done), then what the steps
-        found or did, cited; `waiting` is the question a paused run waits on."""
+        found or did, cited; `waiting` is the question a paused run waits on. A failed `optional` step
+        (a web search beside the page the task named) is a note at the end, not what was asked."""
         citations, renumber = citations_for(evidence)
-        failed = [_not_done(r) for r in step_runs if r.status is StepStatus.FAILED]
-        parts = [" ".join(failed)] if failed else []
+        failed = [r for r in step_runs if r.status is StepStatus.FAILED]
+        parts = [" ".join(_not_done(r) for r in failed if r.step_id not in optional)]
+        parts = [p for p in parts if p]
         if waiting:
             parts.append(f"Waiting for you: {waiting}")
         parts += [_renumber_markers(t, renumber) for t in _texts(step_runs)]
@@ -87,6 +90,12 @@ class AnswerAssembler:
                 + " ".join(
                     f"{c.snippet.strip()[:160]} [{c.number}]" for c in citations[:5] if c.snippet.strip()
                 )
+            )
+        notes = [r for r in failed if r.step_id in optional]
+        if notes:
+            parts.append(
+                "Note: "
+                + " ".join(f"an optional step did not finish ({r.error or r.error_code})." for r in notes)
             )
         if actions:
             parts.append(f"Actions taken ({len(actions)}): " + ", ".join(actions[:20]))

@@ -119,7 +119,10 @@ class Leg:
         state, ledger = self.state, self.ledger
         runs = list(state.step_runs.values())
         waiting = (pending.question or pending.message) if pending is not None else None
-        answer, citations = AnswerAssembler().assemble(runs, ledger.items, state.actions, waiting=waiting)
+        optional = frozenset(s.step_id for s in state.plan.steps if s.optional)
+        answer, citations = AnswerAssembler().assemble(
+            runs, ledger.items, state.actions, waiting=waiting, optional=optional
+        )
         return self.fmt.bundle(
             status,
             reason=reason,

@@ -133,7 +133,7 @@ class _Policy(Moves):
             summary = "; ".join(dict.fromkeys(waiting))
             success = False
         else:
-            summary = "did: " + "; ".join(done) if done else "nothing to do on the page"
+            summary = "Done: " + "; ".join(done) + "." if done else "Nothing was left to do on the page."
             success = True
         return CognitionDecision(decision="answer", confidence=0.9 if success else 0.3, rationale=summary,
                                  actions=[{"kind": "done", "success": success, "summary": summary}],
@@ -182,7 +182,7 @@ class _Policy(Moves):
             return Here([action], "do", min(0.95, pick.score), f"download from {g.describe(pick.element)}")
         if isinstance(ask, AnswerAsk):
             return self._explore(i, ask)
-        return Elsewhere(f"cannot {ask.describe()}")  # pragma: no cover - every kind is handled
+        raise AssertionError(f"no move for {ask.kind}")  # every kind of ask is handled above
 
 
 def decide_asks(

@@ -19,6 +19,7 @@ from planner.asks import (
     PressAsk,
     SearchAsk,
     SubmitAsk,
+    SubmitPurpose,
     ToggleAsk,
 )
 from planner.field_values import KNOWN_FIELDS, read_item, read_list
@@ -92,7 +93,7 @@ def creating(verb: str, rest: str) -> list[Ask] | None:
 _FIELD_ALTERNATION = "|".join(re.escape(w) for w in KNOWN_FIELDS)
 
 
-def submitting(purpose: str) -> Reader:
+def submitting(purpose: SubmitPurpose) -> Reader:
     def read(verb: str, rest: str) -> list[Ask] | None:
         asks: list[Ask] = []
         trip = trip_fields(rest) if purpose in ("book", "order") else {}
@@ -131,7 +132,7 @@ def submitting(purpose: str) -> Reader:
             for item in read_list(listed):
                 chosen = _plan_choice(item.field, item.value) or _plan_phrase(f"{item.field} {item.value}")
                 asks.append(chosen or FillAsk(field=item.field, value=item.value))
-        asks.append(SubmitAsk(purpose=purpose))  # type: ignore[arg-type]
+        asks.append(SubmitAsk(purpose=purpose))
         return asks
 
     return read

@@ -246,8 +246,8 @@ class Moves:
             el, option = selected
             if el.value and g.words_score(option, el.value) >= 0.99:
                 return Done()
-            action = {"kind": "select", "target": {"index": el.index}, "value": option}
-            return Here([action], "do", 0.9, f'choose "{option}" in {g.describe(el)}')
+            chosen = {"kind": "select", "target": {"index": el.index}, "value": option}
+            return Here([chosen], "do", 0.9, f'choose "{option}" in {g.describe(el)}')
         pick = g.find_option(self.obs, ask.option, ask.among)
         if pick.element is None:
             return (
@@ -258,10 +258,9 @@ class Moves:
         el = pick.element
         if el.checked:
             return Done()
+        action: dict[str, Any] = _click(el)
         if el.input_type == "radio":
             action = {"kind": "check", "target": {"index": el.index}, "checked": True}
-        else:
-            action = _click(el)
         return Here([action], "do", min(0.95, pick.score), f"choose {g.describe(el)}")
 
     def _search_form(self, i: int, ask: SearchAsk) -> Move | None:
@@ -433,6 +432,8 @@ class Moves:
 
     def _submit(self, ask: SubmitAsk) -> Move:
         form, last = _working_form(self.history)
+        if form is None:  # filled by an earlier step: the form whose fields hold values
+            form, last = g.filled_form(self.obs)
         pick = g.find_submit(self.obs, ask.purpose, form=form, after=last, avoid=self.avoid)
         return self._pressing(pick, ask.describe())
 

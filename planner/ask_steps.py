@@ -12,14 +12,38 @@ from planner.synonyms import alternatives
 _ASK_GATES: tuple[tuple[GateKind, tuple[str, ...]], ...] = (
     (GateKind.PAYMENT, ("order",)),
     (GateKind.DELETE, ("delete", "remove", "trash", "xóa", "xoá")),
-    (GateKind.SUBMIT, ("send", "signup", "book", "reply", "save", "confirm")),
+    # Presses that change what the site keeps (a star, an archive, a cart): a step that may send them.
+    (
+        GateKind.SUBMIT,
+        (
+            "send",
+            "signup",
+            "book",
+            "reply",
+            "save",
+            "confirm",
+            "star",
+            "unstar",
+            "archive",
+            "flag",
+            "pin",
+            "like",
+            "mark",
+            "add",
+            "rename",
+            "vote",
+            "apply",
+            "subscribe",
+            "unsubscribe",
+        ),
+    ),
     (GateKind.LOGIN, ("login",)),
     (GateKind.DOWNLOAD, ("download",)),
 )
 
 
 def ask_gate(asks: AskList) -> GateKind:
-    said = {a.purpose for a in asks.asks if isinstance(a, SubmitAsk)}
+    said: set[str] = {a.purpose for a in asks.asks if isinstance(a, SubmitAsk)}
     said |= {"send" for a in asks.asks if isinstance(a, SearchAsk) and a.fields}  # a search form is sent
     said |= {
         w.lower().split()[0]

@@ -137,12 +137,15 @@ class ChangeAsk(_Ask):
         return f'{self.verb} {self.what or "it"} to "{self.value}"'.replace("  ", " ")
 
 
+SubmitPurpose = Literal["send", "login", "signup", "save", "confirm", "reply", "book", "order"]
+
+
 class SubmitAsk(_Ask):
     """Send the form being worked on (its own submit control, never a link outside it); the site
     must answer with a success."""
 
     kind: Literal["submit"] = "submit"
-    purpose: Literal["send", "login", "signup", "save", "confirm", "reply", "book", "order"] = "send"
+    purpose: SubmitPurpose = "send"
 
     def describe(self) -> str:
         words = {"login": "sign in", "signup": "sign up", "send": "send the form", "reply": "send the reply"}

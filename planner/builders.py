@@ -123,15 +123,10 @@ _WEB_WORDS = ("search the web", "on the web", "online", "other sites", "other so
 
 
 def _page_answers(spec: TaskSpecV1) -> bool:
-    """Every question asks for a fact the named page holds (a date, a price, which one): no web search
-    is sent for it unless the person asked for the web."""
+    """The task asks about the page it names: no web search is sent for it (nothing about the task
+    leaves for a public engine) unless the person asked for the web ("compare with reviews")."""
     questions = [a for a in spec.asks.asks if isinstance(a, AnswerAsk)]
-    facts = {"date", "time", "number", "count", "price", "email", "person", "item"}
-    return (
-        bool(questions)
-        and all(q.expects in facts for q in questions)
-        and not has_terms(Text(spec.user_query), _WEB_WORDS)
-    )
+    return bool(questions) and not has_terms(Text(spec.user_query), _WEB_WORDS)
 
 
 def _research(d: _Draft, after: list[str], *, optional_retrieve: bool = False) -> list[str]:

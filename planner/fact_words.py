@@ -105,7 +105,7 @@ class Table:
 
     def column(self, words: str) -> int | None:
         want = set(words_of(words))
-        best = (0.0, None)
+        best: tuple[float, int | None] = (0.0, None)
         for i, name in enumerate(self.header):
             have = set(words_of(name))
             if want & have:

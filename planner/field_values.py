@@ -125,14 +125,14 @@ def read_item(item: str) -> FieldValue | None:
             value = strip_quotes(m.group("value"))
             if field and value:
                 return FieldValue(field, value)
-    m = _IS.match(item)
-    if m and _clean_field(m.group("field")):
-        return FieldValue(_clean_field(m.group("field")), strip_quotes(m.group("value")))
+    is_ = _IS.match(item)
+    if is_ and _clean_field(is_.group("field")):
+        return FieldValue(_clean_field(is_.group("field")), strip_quotes(is_.group("value")))
     known = _known_prefix(item)
     if known is not None:
-        value = _value_of(known[1])
-        if value:
-            return FieldValue(known[0].strip(), value)
+        said = _value_of(known[1])
+        if said:
+            return FieldValue(known[0].strip(), said)
     # Unknown field word(s): the lower-case words before the first value-looking word.
     words = item.split()
     for i in range(1, min(len(words), 4)):
@@ -142,9 +142,9 @@ def read_item(item: str) -> FieldValue | None:
         rest = _SEP.sub("", tail, count=1)
         if _VALUE_START.match(rest) or date_value(rest.strip()):
             field = _clean_field(head)
-            value = _value_of(tail)
-            if field and value:
-                return FieldValue(field, value)
+            given = _value_of(tail)
+            if field and given:
+                return FieldValue(field, given)
     return None
 
 

@@ -385,7 +385,8 @@ def find_submit(obs: Observation, purpose: str, *, form: int | None, after: int 
         if _forbidden(el, avoid) or not _is_button(el):
             return 0.0
         named = max((name_score(n, el) for n in names), default=0.0)
-        s = max(named, 0.65 if el.input_type in ("submit", "image") else 0.0)
+        sends = el.input_type in ("submit", "image") or (el.tag == "button" and el.form is not None)
+        s = max(named, 0.65 if sends else 0.0)
         if form is not None:
             s += 0.3 if el.form == form else -0.4
         elif after is not None:
@@ -399,6 +400,17 @@ def find_submit(obs: Observation, purpose: str, *, form: int | None, after: int 
     if len(in_form) == 1 and not _forbidden(in_form[0], avoid):
         return Pick(in_form[0], 1.0)
     return choose(((score(e), e) for e in buttons), f"the {purpose} button of the form")
+
+
+def filled_form(obs: Observation) -> tuple[int | None, int | None]:
+    """(form number, last field index) of the form whose fields hold values: the one being worked on
+    when an earlier step filled it."""
+    filled = [e for e in obs.elements if fillable(e) and (e.value or e.value_hidden) and e.form is not None]
+    if not filled:
+        return None, None
+    forms = [e.form for e in filled]
+    form = max(set(forms), key=forms.count)
+    return form, max(e.index for e in filled if e.form == form)
 
 
 def find_search(obs: Observation) -> Pick:

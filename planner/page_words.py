@@ -30,7 +30,7 @@ def sort_option(options: Sequence[str], ask: SortAsk) -> str | None:
         return ordered[0]
     fitting = [o for o in options if g.words_score(ask.column, o) >= 0.45]
     same_way = [o for o in fitting if bool(_DESC_WORDS.search(o)) == ask.descending]
-    return (same_way or fitting or [None])[0]
+    return next(iter(same_way or fitting), None)
 
 
 def shows(obs: Observation, words: str) -> bool:

@@ -154,6 +154,17 @@ def _unit_column_named(table: Table, question: str) -> int | None:
     return None
 
 
+def _offer(cell: str, header: str) -> str:
+    """ "100 GB storage", "Up to 10 users" (a cell that already says its unit keeps its own words)."""
+    return cell if set(words_of(header)) & set(words_of(cell)) else f"{cell} {header.lower()}"
+
+
+def _cost(row: Sequence[str], price: int) -> float:
+    """A row's price for sorting; a row without one sorts last."""
+    value = number(row[price]) if price < len(row) else None
+    return value if value is not None else float("inf")
+
+
 def _recommend(
     table: Table, needs: list[tuple[float, str]], price: int | None, cap: float | None = None
 ) -> Fact | None:
@@ -186,19 +197,15 @@ def _recommend(
             key=lambda r: sum(number(r[c]) or 0.0 for _, _, c in usable if c is not None and c < len(r)),
         )
         why = f"no option meets {said}: the largest, {_row_name(biggest)}, offers " + ", ".join(
-            f"{biggest[c]} {table.header[c].lower()}"
-            for _, _, c in usable
-            if c is not None and c < len(biggest)
+            _offer(biggest[c], table.header[c]) for _, _, c in usable if c is not None and c < len(biggest)
         )
         return Fact(value=f"None of the options meets {said}", line=" | ".join(biggest), kind="item",
                     satisfied=False, because=why)  # fmt: skip
     if price is not None:
-        fitting.sort(
-            key=lambda r: number(r[price]) if price < len(r) and number(r[price]) is not None else 1e12
-        )
+        fitting.sort(key=lambda r: _cost(r, price))
     pick = fitting[0]
     offers = ", ".join(
-        f"{pick[c]} {table.header[c].lower()}" for _, _, c in usable if c is not None and c < len(pick)
+        _offer(pick[c], table.header[c]) for _, _, c in usable if c is not None and c < len(pick)
     )
     cost = f" for {pick[price]}" if price is not None and price < len(pick) else ""
     others = [r for r in table.rows if r is not pick and not meets(r)]

@@ -71,6 +71,7 @@ def describe(
     blocked_actions: Sequence[str] = (),
     redactor: Redactor | None = None,
     unchecked: Sequence[str] = (),
+    sent_next: bool = False,
 ) -> str:
     """The step's answer: inputs listed, submission state said, refusals named, the goal's notes."""
     made = inputs_made(progress)
@@ -87,6 +88,8 @@ def describe(
             parts.append(
                 f"A typed value MAY HAVE LEFT the browser although submitting was blocked: {unchecked[0]}."
             )
+        elif submit_blocked and sent_next:
+            parts.append("Not sent yet: the next step sends the form, with its own confirmation.")
         elif submit_blocked:
             blocked = ", ".join(blocked_actions) or "submit"
             parts.append(

@@ -38,7 +38,7 @@ from executor.tools import ToolContext, ToolOutput
 from planner.asks import AskList
 from planner.cognition import RuleCognition, asks_of
 from planner.decisions import AsksAware, Cognition
-from planner.models import Step
+from planner.models import ExecutionPlan, Step
 from planner.page_view import showing
 from planner.secrets import plan_urls
 from receipts.interface import Recorder
@@ -55,6 +55,15 @@ class Answered:
 
 #: Stops whose cause is worth remembering for the site (stable failure causes).
 _STABLE_FAILURES = {"loop_detected", "consecutive_failures", "max_actions", "no_progress"}
+
+
+def sent_next(plan: ExecutionPlan, step_id: str) -> bool:
+    """A later acting step sends what this one filled (the plan cut the send into a step of its own)."""
+    return any(
+        s.is_action and step_id in s.depends_on and (gate := plan.gate(s.policy_gate_id)) is not None
+        and "submit" not in gate.blocked_actions
+        for s in plan.steps
+    )  # fmt: skip
 
 
 def step_policy(base: BrowserPolicy, blocked_actions: list[str]) -> BrowserPolicy:
@@ -138,6 +147,7 @@ class ActRunner:
             progress, goal_summary=result.summary, submit_blocked=policy.submit_blocked,
             blocked_actions=policy.blocked_actions, redactor=resources.redactor,
             unchecked=[e.detail for e in driver.guard_events[guard_mark:] if UNCHECKED in e.detail],
+            sent_next=sent_next(ctx.plan, step.step_id),
         )  # fmt: skip
         if answered.text:
             answer = f"{answered.text}\n\n{answer}" if progress.history[1:] else answered.text

@@ -230,8 +230,8 @@ class ComputeTool:
             text = answers.comparison(records, pool, ctx.evidence)
             text = "\n".join(p for p in (head, text, note) if p)
             used = sorted({int(n) for n in re.findall(r"\[(\d+)\]", text)})
-            found = {"summary": text, "citations": used, "method": "records", "question": question}
-            return ToolOutput(outputs={**found, "answer": text, "artifacts_ref": []})
+            written = {"summary": text, "citations": used, "method": "records", "question": question}
+            return ToolOutput(outputs={**written, "answer": text, "artifacts_ref": []})
         out = await self.summarizer(args, ctx)
         summary = "\n".join(p for p in (head, out.outputs["summary"], note) if p)
         return ToolOutput(outputs={**out.outputs, "summary": summary, "answer": summary, "artifacts_ref": []})

@@ -27,14 +27,31 @@ FLIGHTS = (
         ("how many notebooks are in stock", "count", TABLE, "42"),
         ("the price of the stapler", "price", TABLE, "12.50"),
         ("which one is cheapest", "item", CARDS, "Glass Teapot is the cheapest (24.50 EUR)"),
-        ("Chuyến bay thẳng sớm nhất cất cánh lúc mấy giờ?", "time", FLIGHTS, "06:10: VietSky VS 120 is the earliest"),
-        ("when does the offsite take place", "date", "Anna Lee: Offsite\nThe team offsite moves to 12 June.", "12 June"),
-        ("the support email address", "email", "Help\nWrite to help@zephyr.example for support.", "help@zephyr.example"),
+        (
+            "Chuyến bay thẳng sớm nhất cất cánh lúc mấy giờ?",
+            "time",
+            FLIGHTS,
+            "06:10: VietSky VS 120 is the earliest",
+        ),
+        (
+            "when does the offsite take place",
+            "date",
+            "Anna Lee: Offsite\nThe team offsite moves to 12 June.",
+            "12 June",
+        ),
+        (
+            "the support email address",
+            "email",
+            "Help\nWrite to help@zephyr.example for support.",
+            "help@zephyr.example",
+        ),
         ("which plan the Billing tab shows", "item", "Plan: Team\nRenewal date: 1 March 2027", "Team"),
         ("Gói Business được bao nhiêu GB dung lượng vậy?", "count", PLANS, "500 GB"),
     ],
 )
-def test_the_fact_asked_for_is_found_where_the_page_says_it(question: str, kind: str, text: str, value: str) -> None:
+def test_the_fact_asked_for_is_found_where_the_page_says_it(
+    question: str, kind: str, text: str, value: str
+) -> None:
     fact = find_fact(question, kind, text)  # type: ignore[arg-type]
     assert fact is not None and fact.value == value
 
@@ -54,10 +71,16 @@ def test_needs_no_row_meets_are_said_not_hidden() -> None:
 @pytest.mark.parametrize(
     ("question", "kind", "text"),
     [
-        ("when does the team offsite take place", "date", "Maria Costa: Lunch on Thursday?\nTom: Quarterly report"),
+        (
+            "when does the team offsite take place",
+            "date",
+            "Maria Costa: Lunch on Thursday?\nTom: Quarterly report",
+        ),
         ("how many Stoneware Mugs do they have in stock", "count", "Mugs\nIn stock · 4.8 ★\nFrom 8.90 EUR"),
         ("the price of the Titanium Kettle", "price", TABLE),
     ],
 )
-def test_no_fact_of_the_kind_asked_about_that_subject_is_no_answer(question: str, kind: str, text: str) -> None:
+def test_no_fact_of_the_kind_asked_about_that_subject_is_no_answer(
+    question: str, kind: str, text: str
+) -> None:
     assert find_fact(question, kind, text) is None  # type: ignore[arg-type]

@@ -54,7 +54,9 @@ def test_icons_in_rows_are_told_apart_by_their_row() -> None:
 
 
 def test_two_equal_candidates_are_a_question_naming_both() -> None:
-    obs = Observation(url="u", title="t", elements=[el(0, "button", "Delete"), el(1, "button", "Delete", context="x")])
+    obs = Observation(
+        url="u", title="t", elements=[el(0, "button", "Delete"), el(1, "button", "Delete", context="x")]
+    )
     pick = g.find_control(obs, "delete")
     assert pick.element is None and "2 elements match" in pick.why and pick.why.count('"Delete"') == 2
 

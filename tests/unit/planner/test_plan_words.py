@@ -69,7 +69,9 @@ def test_a_fact_the_named_page_holds_is_read_there_without_a_web_search() -> Non
 
 
 def test_a_named_page_answers_first_and_the_web_search_is_optional() -> None:
-    plan = _plan("Summarize the Enterprise package on https://saas.example.com/pricing and compare it with reviews")
+    plan = _plan(
+        "Summarize the Enterprise package on https://saas.example.com/pricing and compare it with reviews"
+    )
     assert plan.mode is PlanMode.A
     kinds = [(s.type, s.optional) for s in plan.steps]
     assert kinds[0] == (StepType.OPEN_URL, False)
