@@ -128,7 +128,11 @@ class _Policy(Moves):
         return served_ok(self.history, i, "do")
 
     def _finish(self, pending: list[int], waiting: list[str]) -> CognitionDecision:
-        done = [a.describe() for i, a in enumerate(self.asks.asks) if i not in pending and a.kind != "answer"]
+        done = [
+            f"pressed the {a.purpose} button" if isinstance(a, SubmitAsk) else a.describe()
+            for i, a in enumerate(self.asks.asks)
+            if i not in pending and a.kind != "answer"
+        ]
         if pending:
             summary = "; ".join(dict.fromkeys(waiting))
             success = False

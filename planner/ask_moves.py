@@ -103,8 +103,10 @@ def served_ok(history: Sequence[HistoryEntry], i: int, phase: str | None = None)
 
 
 def stuck(history: Sequence[HistoryEntry], i: int) -> bool:
-    """Two attempts for one ask that did not go through: trying again would meet the same page."""
-    return sum(1 for h in entries(history, i) if h.status != "ok") >= 2
+    """Two attempts for one ask that did not go through, or one the safety rules refused: trying again
+    would meet the same page (or the same refusal)."""
+    tried = entries(history, i)
+    return any(h.status == "blocked" for h in tried) or sum(1 for h in tried if h.status != "ok") >= 2
 
 
 def same_action(done: dict[str, Any], wanted: dict[str, Any]) -> bool:

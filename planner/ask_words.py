@@ -79,6 +79,8 @@ _VI_QUESTION = re.compile(
 def fact_kind(question: str) -> FactKind:
     """What kind of fact answers the question (what its answer's first sentence must hold)."""
     q = fold(question.lower())
+    if re.search(r"\b(?:summari[sz]e|sum up|gist|tom tat|explain|describe|giai thich|mo ta)\b", q):
+        return "text"  # "summarize Helen's email" asks for a summary, not an address
     if re.search(r"\b(?:email address|e-mail|email)\b", q):
         return "email"
     if re.search(r"\bhow much\b", q) and re.search(r"\b(?:storage|space|data|disk|memory|time|traffic)\b", q):

@@ -126,6 +126,8 @@ def _page_answers(spec: TaskSpecV1) -> bool:
     """The task asks about the page it names: no web search is sent for it (nothing about the task
     leaves for a public engine) unless the person asked for the web ("compare with reviews")."""
     questions = [a for a in spec.asks.asks if isinstance(a, AnswerAsk)]
+    if spec.intent is Intent.ACTION_THEN_RESEARCH and any(q.expects == "text" for q in questions):
+        return False  # "what does my plan include": the person's state, explained from the sources
     return bool(questions) and not has_terms(Text(spec.user_query), _WEB_WORDS)
 
 

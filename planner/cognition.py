@@ -20,7 +20,7 @@ from common.secrecy import has_placeholder
 from planner._text import Text, fold, has_terms
 from planner.ask_cognition import decide_asks
 from planner.ask_reader import read_asks
-from planner.asks import AskList, FillAsk
+from planner.asks import AskList, FillAsk, SubmitAsk
 from planner.decisions import Cognition, CognitionDecision, HistoryEntry
 from planner.payload import FIELD_WORDS
 from planner.press import done_pressing, press_goal, press_target
@@ -181,12 +181,15 @@ def _asks_of(goal: str, payload: tuple[tuple[str, str], ...]) -> AskList:
         return asks
     named = {fold(a.field.lower()) for a in asks.asks if isinstance(a, FillAsk)}
     named_values = {a.value for a in asks.asks if isinstance(a, FillAsk)}
+    sends = any(isinstance(a, SubmitAsk) for a in asks.asks)  # "sign in": the payload is what it sends
     extra = [
         FillAsk(field=key.replace("_", " "), value=value)
         for key, value in payload
         if value not in named_values
         and fold(key.replace("_", " ")) not in named
-        and (has_placeholder(value) or key in ("email", "phone", "date", "date_of_birth", "password"))
+        and (
+            sends or has_placeholder(value) or key in ("email", "phone", "date", "date_of_birth", "password")
+        )
     ]
     return asks.model_copy(update={"asks": [*extra, *asks.asks]}) if extra else asks
 

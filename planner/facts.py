@@ -43,7 +43,7 @@ def _of_kind(kind: FactKind, line: str, question: str) -> str | None:
         return m.group(0) if m else None
     if kind == "price":
         m = MONEY.search(line)
-        return m.group(0).strip() if m else None
+        return m.group(0).strip().rstrip(".,") if m else None
     if kind == "email":
         m = EMAIL.search(line)
         return m.group(0) if m else None
@@ -72,9 +72,11 @@ _GENERIC = frozenset(
 )
 
 
-def _named_words(question: str) -> list[str]:
+def named_words(question: str) -> list[str]:
     """Words of the names the question gives (capitalised, past its first word): "Stoneware Mugs"."""
-    names = re.findall(r"(?<!^)(?<![.?!]\s)\b[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)*", question.strip())
+    names = re.findall(  # a capital then small letters: "GB" or "USD" is a unit, not a name
+        r"(?<!^)(?<![.?!]\s)\b[A-ZÀ-Ỹ][a-zà-ỹ][\w'-]*(?:\s+[A-ZÀ-Ỹ][a-zà-ỹ][\w'-]*)*", question.strip()
+    )
     return [w for n in names for w in words_of(n) if w not in _GENERIC]
 
 
@@ -85,6 +87,9 @@ def _score(line: str, words: Sequence[str]) -> float:
 
 def find_fact(question: str, kind: FactKind, text: str) -> Fact | None:
     """The fact `question` asks for on this page, or None when the page does not hold one."""
+    if kind == "text" and _SUMMARY.search(question):
+        line = summary_sentence(text)
+        return Fact(value=line, line=line, kind=kind) if line else None
     for table in tables(text):
         found = table_fact(question, kind, table)
         if found is not None:
@@ -97,9 +102,6 @@ def find_fact(question: str, kind: FactKind, text: str) -> Fact | None:
     if pairs is not None:
         return pairs
     lines = page_lines(text)
-    if kind == "text" and _SUMMARY.search(question):
-        line = summary_sentence(text)
-        return Fact(value=line, line=line, kind=kind) if line else None
     if kind in ("text", "yes_no", "item"):
         ranked = sorted(
             ((_score(line, words), i) for i, line in enumerate(lines)), key=lambda p: (-p[0], p[1])
@@ -116,7 +118,7 @@ def find_fact(question: str, kind: FactKind, text: str) -> Fact | None:
     scored = sorted(((_score(lines[i], words), i, v) for i, v in typed), key=lambda p: (-p[0], p[1]))
     best, i, value = scored[0]
     specific = [w for w in words if w not in _GENERIC]
-    named = _named_words(question)
+    named = named_words(question)
     near = " ".join([*lines[max(0, i - 3) : i + 1], *lines[:5]])  # its card, or a page about it (title)
     if named and not set(named) <= set(words_of(near)):
         return None  # "how many Stoneware Mugs": a line that does not name them answers another question
@@ -204,10 +206,21 @@ def _letters(line: str) -> float:
     return sum(c.isalpha() for c in line) / max(1, len(line))
 
 
+def _label_lines(text: str) -> list[str]:
+    """The page's lines, with a label standing alone above its value ("Storage" / "38.2 GB of 100 GB
+    used", as a list of terms shows them) joined as "Storage: 38.2 GB of 100 GB used"."""
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    out = list(lines)
+    for label, value in zip(lines, lines[1:], strict=False):
+        if 0 < len(label.split()) <= 3 and not re.search(r"\d|[:.!?]$", label) and ":" not in label:
+            out.append(f"{label}: {value}")
+    return out
+
+
 def _labelled(text: str, words: Sequence[str], kind: FactKind, question: str) -> Fact | None:
     """A "Label: value" line whose label is the question's subject ("Renewal date: 1 March 2027")."""
     best: tuple[float, str, str] | None = None
-    for raw in text.splitlines():
+    for raw in _label_lines(text):
         label, sep, value = raw.partition(":") if ":" in raw else raw.partition("\t")
         label, value = label.strip(), value.strip()
         if not sep or not value or len(label) > 40 or not label:

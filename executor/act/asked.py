@@ -117,6 +117,8 @@ class AskCheck:
             for part in meaningful_unread(self.asks)
         ]
         out += self._forbidden()
+        out += [f"{_named(h) or h.action.get('kind')} was refused: {h.message}" for h in self.history
+                if h.status == "blocked" and h.message and not any(h.message in o for o in out)]  # fmt: skip
         out += [p for h in _ok(self.history, _CLICKS) if (p := _send_problem(h)) is not None and p not in out]
         return list(dict.fromkeys(out))
 
@@ -286,7 +288,13 @@ class AskCheck:
     def _submit(self, ask: SubmitAsk) -> str | None:
         pressed = [h for h in _ok(self.history, ("click", "press")) if _is_control(h)]
         if not pressed:
-            return f"the form was never sent ({ask.describe()} was not pressed)"
+            refused = [
+                h
+                for h in self.history
+                if h.status == "blocked" and h.action.get("kind") in ("click", "press")
+            ]
+            why = f": {refused[-1].message}" if refused and refused[-1].message else ""
+            return f"the form was never sent: the {ask.purpose} button was never pressed{why}"
         last = pressed[-1]
         problem = _send_problem(last)
         if problem is not None:

@@ -131,12 +131,15 @@ def subject(question: str) -> str:
     return q[0].lower() + q[1:] if q else "the answer"
 
 
-def fact_sentence(fact: Fact, number: int) -> str:
-    """The answer's first sentence holds the fact, cited; the page's own line follows as evidence."""
-    value = fact.value.rstrip(". ")
-    lead = value[0].upper() + value[1:] if value else value
-    why = f" ({fact.because})" if fact.because and fact.satisfied else ""
-    quoted = (
-        "" if fact.line.strip() == fact.value.strip() else f' The page says: "{fact.line.strip()[:200]}".'
-    )
-    return f"{lead}{why} [{number}].{quoted}"
+def fact_sentence(facts: Sequence[tuple[Fact, int]]) -> str:
+    """The answer's first sentence holds every fact asked for, each cited ("3 March 2027 [1]; 38.2 GB
+    [1]."); the page's own lines follow as evidence."""
+    heads = []
+    for fact, number in facts:
+        value = fact.value.rstrip(". ")
+        why = f" ({fact.because})" if fact.because and fact.satisfied else ""
+        heads.append(f"{value}{why} [{number}]")
+    lead = "; ".join(heads)
+    lead = lead[:1].upper() + lead[1:]
+    lines = [f'"{f.line.strip()[:200]}"' for f, _ in facts if f.line.strip() != f.value.strip()]
+    return f"{lead}." + (f" The page says: {'; '.join(lines)}." if lines else "")

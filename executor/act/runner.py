@@ -38,6 +38,7 @@ from executor.tools import ToolContext, ToolOutput
 from planner.asks import AskList
 from planner.cognition import RuleCognition, asks_of
 from planner.decisions import AsksAware, Cognition
+from planner.fact_words import Fact
 from planner.models import ExecutionPlan, Step
 from planner.page_view import showing
 from planner.secrets import plan_urls
@@ -199,7 +200,7 @@ class ActRunner:
             return Answered()
         url, title = driver.url, ""
         evidence: list[EvidenceItem] = []
-        lines: list[str] = []
+        facts: list[tuple[Fact, int]] = []
         unmet: list[str] = []
         for ask, fact in found:
             if fact is None:
@@ -208,10 +209,10 @@ class ActRunner:
             number = len(ctx.evidence) + len(evidence) + 1
             evidence.append(EvidenceItem(source_url=url, title=title, snippet=fact.line[:500], confidence=0.8,
                                          step_id=step_id))  # fmt: skip
-            lines.append(report.fact_sentence(fact, number))
+            facts.append((fact, number))
             if not fact.satisfied:
                 unmet.append(fact.because or fact.value)
-        return Answered(text=" ".join(lines), evidence=evidence, unmet=unmet)
+        return Answered(text=report.fact_sentence(facts) if facts else "", evidence=evidence, unmet=unmet)
 
     def _cognition(self, url: str | None, asks: AskList | None) -> Cognition:
         hints = self.memory.field_hints(site_of(url)) if self.memory is not None else {}

@@ -18,7 +18,7 @@ from executor.models import EvidenceItem
 from executor.research.common import citation_number
 from planner.asks import AnswerAsk
 from planner.fact_words import Fact, topic
-from planner.facts import find_fact
+from planner.facts import find_fact, named_words
 
 #: Kinds of answer that must be a fact found on a page; "text" (summaries, comparisons) is written
 #: from the evidence as a whole.
@@ -29,7 +29,7 @@ FACT_KINDS = frozenset({"date", "time", "number", "count", "price", "email", "pe
 class PageText:
     url: str
     text: str
-    links: tuple[tuple[str, str], ...] = ()  # (url, text) of the page's links
+    links: tuple[tuple[str, str, str], ...] = ()  # (url, text, row or card) of the page's links
 
 
 def page_texts(step_outputs: Mapping[str, Mapping[str, Any]]) -> list[PageText]:
@@ -39,18 +39,21 @@ def page_texts(step_outputs: Mapping[str, Mapping[str, Any]]) -> list[PageText]:
         content, url = outputs.get("content"), outputs.get("final_url") or outputs.get("url")
         if not isinstance(content, str) or not isinstance(url, str):
             continue
-        pages.append(page_text(url, content, outputs.get("tables") or [], outputs.get("links") or []))
+        title = str(outputs.get("title") or "")
+        headings = [h for h in outputs.get("headings") or [] if isinstance(h, str)]
+        text = "\n".join([title, *headings, content])  # a title says counts too ("Inbox (5)")
+        pages.append(page_text(url, text, outputs.get("tables") or [], outputs.get("links") or []))
     return pages
 
 
 def page_text(url: str, content: str, tables: Sequence[Any], links: Sequence[Any]) -> PageText:
     parts = [_table_text(t) for t in tables if isinstance(t, list)]
     kept = tuple(
-        (str(link["url"]), str(link.get("text") or ""))
+        (str(link["url"]), str(link.get("text") or ""), str(link.get("context") or ""))
         for link in links
         if isinstance(link, Mapping) and isinstance(link.get("url"), str)
     )
-    named = "\n".join(text for _, text in kept if text.strip())  # nav labels carry counts ("Inbox 5")
+    named = "\n".join(text for _, text, _ in kept if text.strip())  # nav labels carry counts ("Inbox 5")
     return PageText(url, "\n\n".join([*(p for p in parts if p), content, named]), kept)
 
 
@@ -69,9 +72,12 @@ def links_about(page: PageText, question: str, *, limit: int = 2) -> list[str]:
 
     site = urlsplit(page.url)
     wanted = item_words(" ".join(topic(question)))
+    names = named_words(question)  # "Helen Park", "Stoneware Mugs": a link that does not name them is not it
     lines = [" ".join(line.split()) for line in page.text.splitlines() if line.strip()]
     scored = []
-    for url, text in page.links:
+    for url, own, row in page.links:
+        about = _ABOUT.get(own.strip().lower(), "")
+        text = f"{row} {own}" if row and own not in row else row or own
         at = next((i for i, line in enumerate(lines) if text and line.startswith(text[:40])), None)
         if at:  # a list row says who or what the link is about on the line before ("Helen Park")
             text = f"{lines[at - 1]} {text}"
@@ -80,7 +86,9 @@ def links_about(page: PageText, question: str, *, limit: int = 2) -> list[str]:
             target.path == site.path and (target.query == site.query)
         ):
             continue
-        score = words_score(wanted, f"{text} {_ABOUT.get(text.strip().lower(), '')}")
+        if names and not set(names) <= set(topic(text)):
+            continue
+        score = words_score(wanted, f"{text} {about}")
         if score >= 0.45:
             scored.append((score, urljoin(page.url, url)))
     scored.sort(key=lambda p: -p[0])
@@ -143,8 +151,5 @@ def lead_text(answers: Sequence[Answer], evidence: Sequence[EvidenceItem]) -> st
     """The answers' first sentences, each fact cited with the number of the page it stands on."""
     from executor.act.report import fact_sentence  # one wording for acting and reading steps
 
-    parts = []
-    for a in answers:
-        if a.fact is not None and a.url is not None:
-            parts.append(fact_sentence(a.fact, citation_number(evidence, a.url) or 1))
-    return " ".join(parts)
+    found = [(a.fact, citation_number(evidence, a.url) or 1) for a in answers if a.fact and a.url]
+    return fact_sentence(found) if found else ""

@@ -255,8 +255,9 @@ class ComputeTool:
             except ToolError:
                 continue
             content = got.content
-            read.append(page_facts.page_text(got.url, content.text, content.tables,
-                                             [{"url": lk.url, "text": lk.text} for lk in content.links]))  # fmt: skip
+            head = "\n".join([content.title, *content.headings])  # what the page is about ("Stoneware Mug")
+            read.append(page_facts.page_text(got.url, f"{head}\n{content.text}", content.tables,
+                                             [{"url": lk.url, "text": lk.text, "context": lk.context} for lk in content.links]))  # fmt: skip
             evidence.append(evidence_from(got, content.text[:1000], confidence=0.6))
         return page_facts.Followed(read, evidence, reader.sources) if read else None
 
