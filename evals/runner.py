@@ -7,10 +7,11 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from browser.request_guard import allow_measurement, end_measurement
 from evals.checks import EvalTask
+from evals.model_report import Comparison, ModelShare, model_share
 from evals.site import EvalSite
 from executor.errors import ExecutorError
 from executor.models import ApprovalPolicy
@@ -32,6 +33,8 @@ class TaskResult(BaseModel):
     seconds: float
     reason: str = ""
     answer: str = ""  # the final answer's start, to read why a task failed
+    #: The model's part: its plan used / rejected / fell back, page decisions the rules made instead.
+    model: ModelShare = Field(default_factory=ModelShare)
 
 
 class FamilySummary(BaseModel):
@@ -51,20 +54,24 @@ class EvalReport(BaseModel):
     successes: int
     false_successes: int = 0
     total: int
+    #: The same tasks by the rules alone, when a model was evaluated (evals/model_report.py).
+    comparison: Comparison | None = None
 
 
 async def run_task(core: AgentCore, site: EvalSite, task: EvalTask, planner: PlannerChoice) -> TaskResult:
     site.reset()
     started = time.perf_counter()
+    plan = None
     try:
         plan = (await core.plan(task.text(site.url(task.page)), planner=planner)).plan
         bundle = await core.run(plan, approval_policy=ApprovalPolicy.ALL)
     except (ExecutorError, OSError, RuntimeError, ValueError) as exc:  # one broken task, not the suite
         seconds = round(time.perf_counter() - started, 2)
         reason = f"{type(exc).__name__}: {exc}"[:200]
+        model = model_share(plan, None) if plan is not None else ModelShare()
         return TaskResult(task_id=task.task_id, family=task.family, split=task.split, success=False,
-                          run_status="ERROR",
-                          steps=0, tokens=0, model_calls=0, seconds=seconds, reason=reason)  # fmt: skip
+                          run_status="ERROR", steps=0, tokens=0, model_calls=0, seconds=seconds,
+                          reason=reason, model=model)  # fmt: skip
     seconds = time.perf_counter() - started
     status = str(bundle.run_status)
     seen = site.observe(task, answer=bundle.final_answer or "", status=status)
@@ -85,6 +92,7 @@ async def run_task(core: AgentCore, site: EvalSite, task: EvalTask, planner: Pla
         seconds=round(seconds, 2),
         reason=bundle.reason[:200],
         answer=(bundle.final_answer or "")[:300],
+        model=model_share(plan, bundle),
     )
 
 
@@ -95,6 +103,7 @@ async def run_suite(
     cognition: str,
     planner: PlannerChoice = "auto",
     on_result: Callable[[TaskResult], None] | None = None,
+    on_start: Callable[[EvalTask], None] | None = None,
 ) -> EvalReport:
     results: list[TaskResult] = []
     with EvalSite() as site:
@@ -102,6 +111,8 @@ async def run_suite(
         allow_measurement(state)
         try:
             for task in tasks:
+                if on_start is not None:
+                    on_start(task)
                 result = await run_task(core, site, task, planner)
                 results.append(result)
                 if on_result is not None:

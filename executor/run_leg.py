@@ -29,6 +29,7 @@ from executor.models import (
 from executor.output import OutputFormatter
 from executor.run_resources import RunResources
 from executor.scheduler import StepScheduler
+from planner.model_words import run_sentence
 from planner.models import ExecutionPlan
 
 
@@ -123,6 +124,9 @@ class Leg:
         answer, citations = AnswerAssembler().assemble(
             runs, ledger.items, state.actions, waiting=waiting, optional=optional
         )
+        instead = run_sentence(state.plan, [r.outputs for r in runs])  # said once, in words
+        if instead:
+            answer = f"{answer}\n\n{instead}"
         return self.fmt.bundle(
             status,
             reason=reason,

@@ -15,6 +15,7 @@ from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView
 
 from executor.events import PlanRevised, StepStarted
 from executor.models import EXEC_MODE_FOR_PLAN, StepRunV1, StepStatus
+from planner.model_words import time_line
 from planner.models import ExecutionPlan, Step
 from ui.words import mode_words, step_words
 
@@ -199,6 +200,7 @@ class PlanView(QWidget):
         )
         if plan.clarification_question:
             text += f"<br><b>Question:</b> {plan.clarification_question}"
+        text += f"<br>{escape(time_line(plan))}"  # planning's deadline and the run's budget, apart
         self.summary.setText(text)
 
     @Slot(object)
