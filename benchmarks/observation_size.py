@@ -118,7 +118,7 @@ async def widgets() -> bool:
 
 #: Pages and what a person sees to click or type into on them, counted by hand from the page as shown
 #: at 1280x720 (closed dialogs, hidden tabs and collapsed menus not counted).
-HAND_COUNTS: dict[str, tuple[str, int, str]] = {
+HAND_COUNTS: dict[str, tuple[str, str, int, str]] = {
     "asked-inbox": ("site", "/asked/inbox.html", 12, "4 message rows, a trash and a star icon in each"),
     "asked-join": (
         "site",

@@ -17,6 +17,7 @@ from collections.abc import Sequence
 
 from browser.models import Observation
 from planner import grounding as g
+from planner.ask_history import entries, filled, same_action, served_ok, stuck
 from planner.ask_lists import way_to_form
 from planner.ask_moves import (
     MAX_ADVANCE,
@@ -27,11 +28,6 @@ from planner.ask_moves import (
     Move,
     Moves,
     Stop,
-    entries,
-    filled,
-    same_action,
-    served_ok,
-    stuck,
 )
 from planner.asks import (
     AdvanceAsk,
@@ -72,7 +68,8 @@ class _Policy(Moves):
                 continue
             if isinstance(move, Stop):
                 done = {"kind": "done", "success": False, "summary": move.why}
-                return CognitionDecision(decision="answer", confidence=0.3, rationale=move.why, actions=[done],
+                return CognitionDecision(decision="answer", confidence=0.3, rationale=move.why,
+                                         actions=[done],
                                          answer=move.why, ask=i)  # fmt: skip
             if isinstance(move, AskPerson):
                 return CognitionDecision(decision="request_info", confidence=0.3, question=move.question,
@@ -108,7 +105,8 @@ class _Policy(Moves):
         if link is None:
             return None
         return CognitionDecision(decision="act", actions=[{"kind": "click", "target": {"index": link.index}}],
-                                 confidence=0.8, rationale=f'follow "{link.name}" to its form', ask=pending[0],
+                                 confidence=0.8, rationale=f'follow "{link.name}" to its form',
+                                 ask=pending[0],
                                  phase="to_form")  # fmt: skip
 
     def _finished(self, i: int, ask: Ask) -> bool:

@@ -21,11 +21,14 @@ from planner.slots import date_value, long_date
 
 #: Choices a checkout asks for, as people say them: (words, option the page shows, what it is among).
 _CHECKOUT_CHOICES: tuple[tuple[str, str, str], ...] = (
-    (r"trả tiền khi nhận hàng|thanh toán khi nhận hàng|cash on delivery|pay on delivery|\bcod\b", "cash on delivery",
+    (r"trả tiền khi nhận hàng|thanh toán khi nhận hàng|cash on delivery|pay on delivery|\bcod\b",
+     "cash on delivery",
      "payment"),
-    (r"(?:giao hàng|ship(?:ping)?|delivery)\s+(?:tiêu chuẩn|standard)|standard (?:delivery|shipping)", "standard",
+    (r"(?:giao hàng|ship(?:ping)?|delivery)\s+(?:tiêu chuẩn|standard)|standard (?:delivery|shipping)",
+     "standard",
      "delivery"),
-    (r"(?:giao hàng|ship(?:ping)?|delivery)\s+(?:nhanh|hỏa tốc|express)|express (?:delivery|shipping)", "express",
+    (r"(?:giao hàng|ship(?:ping)?|delivery)\s+(?:nhanh|hỏa tốc|express)|express (?:delivery|shipping)",
+     "express",
      "delivery"),
     (r"(?:pay|thanh toán)\s+(?:by|bằng)\s+(?:card|thẻ)|credit card|card payment", "card", "payment"),
 )  # fmt: skip
@@ -50,7 +53,8 @@ def buying(verb: str, rest: str) -> list[Ask] | None:
     first, *others = re.split(r"\s*[,.;]\s+|\s*[,;]\s*", rest.strip().rstrip("."))
     rest = first
     m = re.match(
-        r"(?i)(?:giúp tôi\s+|for me\s+|me\s+)?(?P<n>\d+|one|two|three|a|an)?\s*(?:cái|chiếc|x\s+)?\s*(?:of\s+)?"
+        r"(?i)(?:giúp tôi\s+|for me\s+|me\s+)?(?P<n>\d+|one|two|three|a|an)?\s*(?:cái|chiếc|x\s+)?\s*(?:of\s"
+        r"+)?"
         r"(?:the\s+)?(?P<item>.+)$",
         rest.strip(),
     )
@@ -66,7 +70,8 @@ def buying(verb: str, rest: str) -> list[Ask] | None:
 
 _TRIP = re.compile(
     r"(?i)(?:\b(?:from|từ)\s+(?P<from>[A-ZÀ-Ỹ][\w\sÀ-ỹ'.-]*?)\s+(?:to|đi|đến|tới|ra|vào)\s+|"
-    r"\b(?:flights?|chuyến bay|vé)\s+(?!from\b|từ\b)(?P<from2>[A-ZÀ-Ỹ][\w'.-]*(?:\s+[A-ZÀ-Ỹ][\w'.-]*)*)\s+to\s+)"
+    r"\b(?:flights?|chuyến bay|vé)\s+(?!from\b|từ\b)(?P<from2>[A-ZÀ-Ỹ][\w'.-]*(?:\s+[A-ZÀ-Ỹ][\w'.-]*)*)\s+to"
+    r"\s+)"
     r"(?P<to>[A-ZÀ-Ỹ][\w\sÀ-ỹ'.-]*?)(?=\s+(?:on|ngày|for|cho|in|at)\b|[,.;?]|$)"
 )
 
@@ -115,7 +120,8 @@ def searching(verb: str, rest: str) -> list[Ask] | None:
 
 
 _DESCENDING = re.compile(
-    r"(?i)\s*,?\s*(?:from\s+)?(?:highest|most expensive|largest|newest|descending|high(?:est)? to low(?:est)?|"
+    r"(?i)\s*,?\s*(?:from\s+)?(?:highest|most expensive|largest|newest|descending|high(?:est)? to low(?:est)"
+    r"?|"
     r"biggest first|cao xuống thấp|giảm dần)(?:\s+first)?\b"
 )
 
@@ -138,8 +144,10 @@ def sorting(verb: str, rest: str) -> list[Ask] | None:
 
 def adding(verb: str, rest: str) -> list[Ask] | None:
     """ "add 2 of the blue mugs to the cart": quantity, item, the add control."""
-    m = re.match(r"(?i)(?P<n>\d+|one|two|three|four|five|six|a pair of|a couple of)?\s*(?:x\s+)?(?:of\s+)?(?:the\s+)?"
-                 r"(?P<item>.+?)\s+(?:to|into|in)\s+(?:the\s+|my\s+)?(?:shopping\s+)?(?:cart|basket|bag)\b", rest.strip())  # fmt: skip
+    m = re.match(r"(?i)(?P<n>\d+|one|two|three|four|five|six|a pair of|a couple of)?\s*(?:x\s+)?(?:of\s+)?(?"
+                 r":the\s+)?"
+                 r"(?P<item>.+?)\s+(?:to|into|in)\s+(?:the\s+|my\s+)?(?:shopping\s+)?(?:cart|basket|bag)\b",
+                 rest.strip())  # fmt: skip
     if m is None:
         return None
     asks: list[Ask] = []

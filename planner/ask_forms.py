@@ -29,7 +29,8 @@ def filling(verb: str, rest: str) -> list[Ask] | None:
     rest, where = cut_where(rest)
     rest = STEP_LIMIT.sub("", rest)
     rest = re.sub(
-        r"^(?:in\s+|out\s+)?(?:the\s+|my\s+|this\s+)?(?:[\w-]+\s+){0,2}?(?:form|fields|details|biểu mẫu|form đăng ký)"
+        r"^(?:in\s+|out\s+)?(?:the\s+|my\s+|this\s+)?(?:[\w-]+\s+){0,2}?(?:form|fields|details|biểu mẫu|form"
+        r" đăng ký)"
         r"\s*(?:with|using|như sau|:)?\s*",
         "",
         rest,

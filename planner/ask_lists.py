@@ -96,7 +96,8 @@ def way_to_form(obs: Observation, purpose: str, avoid: list[str]) -> ElementInfo
     """The link a person follows to the form a send needs ("Sign up" in the nav bar) when the fields
     are not on this page: named for the purpose, and not itself a form's submit button."""
     names = {"signup": ("sign up", "register", "create account", "get started", "start free", "đăng ký"),
-             "login": ("log in", "sign in", "login", "đăng nhập"), "send": ("contact", "contact us", "liên hệ"),
+             "login": ("log in", "sign in", "login", "đăng nhập"), "send": ("contact", "contact us",
+                                                                            "liên hệ"),
              "order": ("cart", "checkout", "giỏ hàng"), "book": ("book", "đặt")}.get(purpose, ())  # fmt: skip
     for name in names:
         pick = g.find_control(obs, name, avoid=avoid)

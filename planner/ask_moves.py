@@ -11,6 +11,7 @@ from typing import Any
 
 from browser.models import ElementInfo, Observation
 from planner import grounding as g
+from planner.ask_history import entries, served_ok, stuck
 from planner.ask_lists import best_row, nth_item, superlative
 from planner.asks import (
     AdvanceAsk,
@@ -44,8 +45,10 @@ _INPUT = ("fill", "select", "check")
 
 
 #: A trip search's parts, as search forms label them.
-_TRIP_FIELDS = {"from": ("from", "origin", "leaving from", "departure airport"), "to": ("to", "destination", "going to"),
-                "date": ("departure date", "depart", "date"), "passengers": ("passengers", "travellers", "adults")}  # fmt: skip
+_TRIP_FIELDS = {"from": ("from", "origin", "leaving from", "departure airport"), "to": ("to", "destination",
+                                                                                        "going to"),
+                "date": ("departure date", "depart", "date"), "passengers": ("passengers", "travellers",
+                                                                             "adults")}  # fmt: skip
 
 
 _NEXT_WORDS = ("next", "continue", "tiếp", "tiếp tục", "next step", "forward")
@@ -92,37 +95,6 @@ Move = Here | Done | Elsewhere | AskPerson | Stop
 
 def _click(el: ElementInfo) -> dict[str, Any]:
     return {"kind": "click", "target": {"index": el.index}}
-
-
-def entries(history: Sequence[HistoryEntry], i: int, phase: str | None = None) -> list[HistoryEntry]:
-    return [h for h in history if h.ask == i and (phase is None or h.phase == phase)]
-
-
-def served_ok(history: Sequence[HistoryEntry], i: int, phase: str | None = None) -> bool:
-    return any(h.status == "ok" for h in entries(history, i, phase))
-
-
-def stuck(history: Sequence[HistoryEntry], i: int) -> bool:
-    """Two attempts for one ask that did not go through, or one the safety rules refused: trying again
-    would meet the same page (or the same refusal)."""
-    tried = entries(history, i)
-    return any(h.status == "blocked" for h in tried) or sum(1 for h in tried if h.status != "ok") >= 2
-
-
-def same_action(done: dict[str, Any], wanted: dict[str, Any]) -> bool:
-    return all(done.get(k) == wanted.get(k) for k in ("kind", "target", "value", "checked"))
-
-
-def filled(h: HistoryEntry, ask: FillAsk) -> bool:
-    """An input that went through with the ask's value into a field named like the ask's field."""
-    if (
-        h.status != "ok"
-        or h.action.get("kind") not in ("fill", "select")
-        or h.action.get("value") != ask.value
-    ):
-        return False
-    name = str((h.element or {}).get("name") or "")
-    return max((g.words_score(s, name) for s in g.synonyms(ask.field)), default=0.0) >= g.MATCH
 
 
 def _best_field(obs: Observation, names: Sequence[str], value: str) -> g.Pick:
@@ -304,9 +276,8 @@ class Moves:
             return Elsewhere(f'no search box on the page to search for "{ask.query}"')
         el = box.element
         if not served_ok(self.history, i, "input") or (el.value or "").strip() != ask.query:
-            if (el.value or "").strip() != ask.query or not served_ok(self.history, i, "input"):
-                action = {"kind": "fill", "target": {"index": el.index}, "value": ask.query}
-                return Here([action], "input", 0.9, f'type "{ask.query}" into {g.describe(el)}')
+            action = {"kind": "fill", "target": {"index": el.index}, "value": ask.query}
+            return Here([action], "input", 0.9, f'type "{ask.query}" into {g.describe(el)}')
         button = g.find_search_button(self.obs, el)
         if button is not None:
             return Here([_click(button)], "run", 0.9, f'press "{button.name}" to search')

@@ -42,7 +42,8 @@ from planner.field_values import read_list
 
 #: Between clauses: commas and "and"/"then" before a verb, sentence ends, "but".
 _BREAK = re.compile(
-    r"\s*(?:[;\n]|\s[-–—]\s|(?<=[.!?])\s+|,\s*(?:and\s+then|and|then|rồi|và|sau đó)?|\s(?:and\s+then|then|and|but|rồi|và|"
+    r"\s*(?:[;\n]|\s[-–—]\s|(?<=[.!?])\s+|,\s*(?:and\s+then|and|then|rồi|và|sau đó)?|\s(?:and\s+then|then|an"
+    r"d|but|rồi|và|"
     r"sau đó|nhưng)\s)\s*",
     re.I,
 )
@@ -70,7 +71,8 @@ class _Reading:
 _KEEP_WHOLE = re.compile(r"""["“][^"”]*["”]|""" + PLACEHOLDER.pattern)
 #: A clause that only says where: "According to URL", "On URL".
 _ONLY_PLACE = re.compile(
-    r"(?i)^(?:according to|on|at|from|in|theo|trên|tại)?\s*(?:the\s+)?(?:page\s+)?(?:URL)?\W*$|^according to\W*$"
+    r"(?i)^(?:according to|on|at|from|in|theo|trên|tại)?\s*(?:the\s+)?(?:page\s+)?(?:URL)?\W*$|^according to"
+    r"\W*$"
 )
 
 

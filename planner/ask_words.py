@@ -107,7 +107,8 @@ def fact_kind(question: str) -> FactKind:
 
 
 JUST_LOOK = re.compile(
-    r"(?i)^(?:xem|check|look|see|coi)(?:\s+(?:giúp|hộ|dùm)\s*(?:mình|tôi|em)?)?(?:\s+(?:trên|on|at|ở)\s*(?:URL)?)?\s*[.!?]*$"
+    r"(?i)^(?:xem|check|look|see|coi)(?:\s+(?:giúp|hộ|dùm)\s*(?:mình|tôi|em)?)?(?:\s+(?:trên|on|at|ở)\s*(?:U"
+    r"RL)?)?\s*[.!?]*$"
 )
 
 
@@ -122,7 +123,8 @@ def as_question(clause: str) -> str | None:
 
 
 _WHERE = re.compile(
-    r"\s+(?:in|on|from|inside|under|within|at|trong|ở|tại)\s+(?:the\s+|this\s+|its\s+)?(?P<where>[\w' -]{1,40}?\s*"
+    r"\s+(?:in|on|from|inside|under|within|at|trong|ở|tại)\s+(?:the\s+|this\s+|its\s+)?(?P<where>[\w' -]{1,4"
+    r"0}?\s*"
     r"(?:tab|dialog|section|panel|menu|modal|window|sidebar|footer|header|popup|pop-up|banner|page|box|"
     r"settings|card|area|tab\s+page|thẻ|mục|hộp thoại))\b",
     re.I,
@@ -194,5 +196,7 @@ def is_field_word(field: str) -> bool:
 
 
 #: Field words a verbless list may use beyond the payload's (planner/payload.py).
-_EXTRA_FIELDS = frozenset(fold(w) for w in ("postcode", "zip", "zip code", "postal code", "street", "mã bưu chính",
-                                            "country", "quốc gia", "subject", "state", "province"))  # fmt: skip
+_EXTRA_FIELDS = frozenset(fold(w) for w in ("postcode", "zip", "zip code", "postal code", "street",
+                                            "mã bưu chính",
+                                            "country", "quốc gia", "subject", "state",
+                                            "province"))  # fmt: skip

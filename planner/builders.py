@@ -235,7 +235,8 @@ def _act_on_asks(d: _Draft, after: list[str], asks: AskList) -> list[str]:
         values = {a.value for a in part.asks if isinstance(a, FillAsk)}
         payload = {k: v for k, v in d.spec.payload.items() if v in values}
         inputs: dict[str, Any] = {"goal": part.describe(), "payload": payload,
-                                  "asks": part.model_dump(mode="json"), **({"url": url} if url and not made else {})}  # fmt: skip
+                                  "asks": part.model_dump(mode="json"),
+                                  **({"url": url} if url and not made else {})}  # fmt: skip
         blueprint = ["open", "locate", "fill", "verify", "stop"] if kind is GateKind.ACTION else [
             "locate", kind.value, "verify"]  # fmt: skip
         made.append(d.add(step_id, StepType.ACT, name, made[-1:] or after, policy_gate_id=gate, inputs=inputs,

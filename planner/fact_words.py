@@ -83,7 +83,8 @@ UNITS: dict[str, tuple[str, ...]] = {
 
 
 WORD_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "fifty": 50}  # fmt: skip
+                 "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20,
+                 "fifty": 50}  # fmt: skip
 
 
 @dataclass(frozen=True)

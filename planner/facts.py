@@ -11,6 +11,7 @@ pastes the page instead.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 
@@ -211,7 +212,7 @@ def _label_lines(text: str) -> list[str]:
     used", as a list of terms shows them) joined as "Storage: 38.2 GB of 100 GB used"."""
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     out = list(lines)
-    for label, value in zip(lines, lines[1:], strict=False):
+    for label, value in itertools.pairwise(lines):
         if 0 < len(label.split()) <= 3 and not re.search(r"\d|[:.!?]$", label) and ":" not in label:
             out.append(f"{label}: {value}")
     return out

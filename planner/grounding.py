@@ -23,52 +23,12 @@ from planner.payload import FIELD_WORDS
 from planner.synonyms import alternatives
 
 #: Words that never tell two elements apart.
-FILLER = frozenset(
-    [
-        "the",
-        "a",
-        "an",
-        "my",
-        "your",
-        "our",
-        "his",
-        "her",
-        "their",
-        "its",
-        "this",
-        "that",
-        "these",
-        "those",
-        "of",
-        "for",
-        "to",
-        "in",
-        "on",
-        "at",
-        "by",
-        "with",
-        "from",
-        "and",
-        "or",
-        "please",
-        "button",
-        "btn",
-        "link",
-        "icon",
-        "field",
-        "box",
-        "input",
-        "checkbox",
-        "option",
-        "item",
-        "entry",
-        "cái",
-        "nút",
-        "ô",
-        "trường",
-        "của",
-    ]
-)
+FILLER = frozenset((
+    "the", "a", "an", "my", "your", "our", "his", "her", "their", "its", "this", "that", "these", "those",
+    "of", "for", "to", "in", "on", "at", "by", "with", "from", "and", "or", "please", "button", "btn",
+    "link", "icon", "field", "box", "input", "checkbox", "option", "item", "entry", "cái", "nút", "ô",
+    "trường", "của",
+))  # fmt: skip
 #: Words that say what kind of element is meant, not which one: used as a role hint.
 KIND_WORDS = {
     "tab": ("tab",), "dialog": ("button", "link"), "menu": ("button", "link", "menuitem"),
@@ -319,7 +279,8 @@ def find_control(
 
 
 _ITEM_NOUNS = re.compile(
-    r"(?i)\b(?:message|email|e-mail|mail|thread|conversation|item|product|one|from|about|by|sent by|regarding|"
+    r"(?i)\b(?:message|email|e-mail|mail|thread|conversation|item|product|one|from|about|by|sent by|regardin"
+    r"g|"
     r"titled|called|named|tin nhắn|thư|sản phẩm|của|về)\b"
 )
 

@@ -17,7 +17,8 @@ _DESC_WORDS = re.compile(r"(?i)high(?:est)?\s*(?:to|-|→)\s*low|descending|most
 _ORDER_WORDS = {
     "price": (("cheapest", "lowest price", "price low"), ("most expensive", "highest price", "price high")),
     "time": (("earliest",), ("latest",)), "date": (("oldest",), ("newest", "latest")),
-    "duration": (("fastest", "shortest"), ("longest",)), "rating": (("lowest rated",), ("best rated", "rating")),
+    "duration": (("fastest", "shortest"), ("longest",)), "rating": (("lowest rated",), ("best rated",
+                                                                                        "rating")),
 }  # fmt: skip
 
 

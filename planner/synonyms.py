@@ -8,7 +8,8 @@ import re
 
 #: Vietnamese words for controls and choices, with the English a page shows for them.
 _GLOSS = {
-    "lưu": "save", "lưu lại": "save", "gửi": "send", "gửi đi": "send", "xác nhận": "confirm", "tiếp tục": "continue",
+    "lưu": "save", "lưu lại": "save", "gửi": "send", "gửi đi": "send", "xác nhận": "confirm",
+    "tiếp tục": "continue",
     "đăng ký": "sign up", "đăng nhập": "sign in", "tìm": "search", "tìm kiếm": "search", "xóa": "delete",
     "xoá": "delete", "hủy": "cancel", "huỷ": "cancel", "thanh toán": "checkout", "đặt hàng": "place order",
     "thêm vào giỏ": "add to cart", "giỏ hàng": "cart", "tiêu chuẩn": "standard", "nhanh": "express",

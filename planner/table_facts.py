@@ -110,8 +110,8 @@ def table_fact(question: str, kind: FactKind, table: Table) -> Fact | None:
             rows = [r for r in table.rows if col < len(r) and number(r[col]) is not None]
             if rows:
                 pick = pick_fn(rows, key=lambda r: number(r[col]) or 0.0)
-                return Fact(value=f"{_row_name(pick)} has the {word} {table.header[col].lower()} ({pick[col]})",
-                            line=" | ".join(pick), kind="item")  # fmt: skip
+                said = f"{_row_name(pick)} has the {word} {table.header[col].lower()} ({pick[col]})"
+                return Fact(value=said, line=" | ".join(pick), kind="item")
     return _cell(question, kind, table, price)
 
 

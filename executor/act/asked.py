@@ -201,7 +201,8 @@ class AskCheck:
         pick = g.find_option(self.obs, ask.option, ask.among)
         if pick.element is not None and pick.element.checked:
             return None
-        done = [h for h in _ok(self.history, ("check", "click", "select")) if _matches(h, ask.option) >= g.MATCH
+        done = [h for h in _ok(self.history, ("check", "click", "select")) if _matches(h,
+                                                                                       ask.option) >= g.MATCH
                 or g.words_score(ask.option, str(h.action.get("value") or "")) >= g.MATCH]  # fmt: skip
         if done and (done[-1].action.get("kind") != "click" or _changed(done[-1])):
             return None

@@ -123,7 +123,8 @@ def summarizes(ask: AnswerAsk) -> bool:
 
 def names_an_item(ask: AnswerAsk) -> bool:
     """ "Summarize Helen Park's email": a question about one item the page links to."""
-    return ask.expects == "text" and bool(re.search(r"(?i)\b(?:email|message|mail|thư|article|post|review|bài)\b",
+    return ask.expects == "text" and bool(re.search(r"(?i)\b(?:email|message|mail|thư|article|post|review|bà"
+                                                    r"i)\b",
                                                      ask.question))  # fmt: skip
 
 

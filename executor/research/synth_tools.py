@@ -210,8 +210,8 @@ class ComputeTool:
             evidence = list(ctx.evidence)
         missing = [a for a in found if a.fact is None]
         if missing:
-            raise FatalToolError("; ".join(f"I could not find {report.subject(a.ask.question)} on the pages read"
-                                           for a in missing), code="not_found_on_page")  # fmt: skip
+            said = (f"I could not find {report.subject(a.ask.question)} on the pages read" for a in missing)
+            raise FatalToolError("; ".join(said), code="not_found_on_page")
         unmet = [a.fact.because or a.fact.value for a in found if a.fact is not None and not a.fact.satisfied]
         head = page_facts.lead_text(found, evidence) or attribute.lead(question, records, pool, ctx.evidence)
         if followed and head:  # what the followed pages answered is the answer; it stands with its sources
@@ -259,7 +259,8 @@ class ComputeTool:
             content = got.content
             head = "\n".join([content.title, *content.headings])  # what the page is about ("Stoneware Mug")
             read.append(page_facts.page_text(got.url, f"{head}\n{content.text}", content.tables,
-                                             [{"url": lk.url, "text": lk.text, "context": lk.context} for lk in content.links]))  # fmt: skip
+                                             [{"url": lk.url, "text": lk.text,
+                                               "context": lk.context} for lk in content.links]))  # fmt: skip
             evidence.append(evidence_from(got, content.text[:1000], confidence=0.6))
         return page_facts.Followed(read, evidence, reader.sources) if read else None
 

@@ -116,8 +116,10 @@ def test_a_prohibition_is_a_constraint_never_a_step(
 ) -> None:
     site.clear_posts()
     url = site.url("/asked/join.html")
-    for task in (f"Mở {url} và điền tên Carol Ng, email carol@example.com, đừng gửi",
-                 f"Open {url} and fill name Carol Ng and email carol@example.com without submitting"):  # fmt: skip
+    for task in (
+        f"Mở {url} và điền tên Carol Ng, email carol@example.com, đừng gửi",
+        f"Open {url} and fill name Carol Ng and email carol@example.com without submitting",
+    ):
         main(["plan", task, "--planner", "rules", "--json"])
         plan = json.loads(capsys.readouterr().out)
         assert plan["task"]["constraints"]["no_submit"] is True

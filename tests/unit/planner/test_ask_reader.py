@@ -71,7 +71,8 @@ def test_a_question_and_its_follow_up_about_it_stay_one_question() -> None:
     [
         ("flights from Hanoi to Singapore on 2027-03-14 for 2 passengers",
          {"from": "Hanoi", "to": "Singapore", "date": "2027-03-14", "passengers": "2"}),
-        ("one-way flights London to Paris on 2 April 2027", {"from": "London", "to": "Paris", "date": "2027-04-02"}),
+        ("one-way flights London to Paris on 2 April 2027", {"from": "London", "to": "Paris",
+                                                             "date": "2027-04-02"}),
         ("chuyến bay từ Hồ Chí Minh đi Đà Nẵng ngày 20/05/2027 cho 1 người",
          {"from": "Hồ Chí Minh", "to": "Đà Nẵng", "date": "2027-05-20", "passengers": "1"}),
     ],

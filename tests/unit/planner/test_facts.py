@@ -7,7 +7,10 @@ import pytest
 
 from planner.facts import find_fact
 
-TABLE = "Office supplies\nProduct\tPrice (EUR)\tIn stock\nStapler\t12.50\t7\nNotebook\t3.20\t42\nPencil\t0.80\t310\n"
+TABLE = (
+    "Office supplies\nProduct\tPrice (EUR)\tIn stock\n"
+    "Stapler\t12.50\t7\nNotebook\t3.20\t42\nPencil\t0.80\t310\n"
+)
 PLANS = (
     "Plan\tUsers\tStorage\tPrice per month\n"
     "Free\t1 user\t2 GB\t$0\nTeam\tUp to 10 users\t100 GB\t$29\nBusiness\tUp to 50 users\t500 GB\t$79\n"
