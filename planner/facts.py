@@ -75,9 +75,14 @@ _GENERIC = frozenset(
 
 def named_words(question: str) -> list[str]:
     """Words of the names the question gives (capitalised, past its first word): "Stoneware Mugs"."""
-    names = re.findall(  # a capital then small letters: "GB" or "USD" is a unit, not a name
-        r"(?<!^)(?<![.?!]\s)\b[A-ZÀ-Ỹ][a-zà-ỹ][\w'-]*(?:\s+[A-ZÀ-Ỹ][a-zà-ỹ][\w'-]*)*", question.strip()
-    )
+    text = question.strip()
+    names = [
+        m.group(0)
+        for m in re.finditer(r"[\w'-]+", text)
+        # a capital then small letters ("GB" or "USD" is a unit, not a name), not a sentence's start
+        if m.group(0)[0].isupper() and m.group(0)[1:2].islower()
+        and m.start() > 0 and not re.search(r"[.?!]\s*$", text[: m.start()])
+    ]  # fmt: skip
     return [w for n in names for w in words_of(n) if w not in _GENERIC]
 
 
@@ -213,7 +218,8 @@ def _label_lines(text: str) -> list[str]:
     lines = [line.strip() for line in text.splitlines() if line.strip()]
     out = list(lines)
     for label, value in itertools.pairwise(lines):
-        if 0 < len(label.split()) <= 3 and not re.search(r"\d|[:.!?]$", label) and ":" not in label:
+        a_value = len(value.split()) <= 8 and not re.search(r"[.!?]$", value)  # not a sentence
+        if 0 < len(label.split()) <= 3 and not re.search(r"\d|[:.!?]$", label) and ":" not in label and a_value:
             out.append(f"{label}: {value}")
     return out
 
