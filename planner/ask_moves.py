@@ -48,7 +48,8 @@ _INPUT = ("fill", "select", "check")
 _TRIP_FIELDS = {"from": ("from", "origin", "leaving from", "departure airport"), "to": ("to", "destination",
                                                                                         "going to"),
                 "date": ("departure date", "depart", "date"), "passengers": ("passengers", "travellers",
-                                                                             "adults")}  # fmt: skip
+                                                                             "adults"),
+                "class": ("class", "cabin", "travel class", "cabin class")}  # fmt: skip
 
 
 _NEXT_WORDS = ("next", "continue", "tiếp", "tiếp tục", "next step", "forward")

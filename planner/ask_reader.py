@@ -19,6 +19,7 @@ from planner.ask_words import (
     AT_URL,
     ING,
     JUST_LOOK,
+    KEEP_REST,
     JUST_TELL,
     NEGATION,
     POLITE,
@@ -78,7 +79,7 @@ _ONLY_PLACE = re.compile(
 
 _ASIDE = re.compile(r"\s*\(\s*((?:đừng|don'?t|do not|never|không|no|without)\b[^)]*)\)", re.I)
 #: "frobnicate the widget": a clause with a verb the rules do not know (never part of a list of values).
-_VERB_OBJECT = re.compile(
+VERB_OBJECT = re.compile(
     r"^(?!the\b|a\b|an\b|my\b|your\b)[a-z]{3,}\s+(?:the|a|an|my|your|this|that|all|some|every)\s"
 )
 _OPENS_PAGE = re.compile(r"(?i)^(?:open|go to|visit|navigate to|head to|mở|vào|truy cập)\s+URL\W*$")
@@ -106,7 +107,7 @@ def _clauses(text: str) -> list[str]:
     for piece in pieces:
         piece = POLITE.sub("", piece.strip())
         piece = POLITE.sub("", piece)
-        if JUST_LOOK.match(piece):
+        if JUST_LOOK.match(piece) or KEEP_REST.match(piece):
             continue  # "xem giúp mình", "check": where to look, already known
         asked = QUESTION_START.match(piece) is not None or as_question(piece) is not None
         continues_question = (
@@ -118,7 +119,7 @@ def _clauses(text: str) -> list[str]:
         after_page = (
             bool(out) and _OPENS_PAGE.match(out[-1]) is not None
         )  # "Open URL, frobnicate ...": its own
-        unknown_verb = _VERB_OBJECT.match(piece) is not None and verb_of(piece) is None  # "frobnicate the x"
+        unknown_verb = VERB_OBJECT.match(piece) is not None and verb_of(piece) is None  # "frobnicate the x"
         starts = (
             verb_of(piece) is not None
             or (asked and not continues_question)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from planner._text import fold, has_vietnamese_marks, strip_quotes
-from planner.ask_commerce import adding, buying, searching, sorting
+from planner.ask_commerce import adding, buying, searching, sorting, trip_fields
 from planner.ask_forms import advancing, creating, filling, renaming, saving, saying, setting, submitting
 from planner.ask_words import HERE, URL, Reader, cut_where, fact_kind, noun_phrase
 from planner.asks import (
@@ -57,7 +57,9 @@ def _toggling(on: bool) -> Reader:
         obj, where = cut_where(rest)
         obj = re.sub(r"(?i)\s+(?:box|checkbox|check box|switch|toggle|setting|option)$", "", noun_phrase(obj))
         obj = re.sub(r"(?i)^(?:the\s+)?(?:box|checkbox)\s+(?:for|of)\s+", "", obj)
-        return [ToggleAsk(what=obj, on=on, where=where)] if obj else None
+        # "product updates and the mentions emails": two switches; "terms and conditions" is one
+        names = [noun_phrase(n) for n in re.split(r"(?i)\s*,\s*(?:and\s+)?|\s+and\s+(?=the\s|my\s)", obj)]
+        return [ToggleAsk(what=n, on=on, where=where) for n in names if n] or None
 
     return read
 
@@ -111,6 +113,12 @@ def _asking(verb: str, rest: str) -> list[Ask] | None:
     """ "compare the plans ...", "summarize this page", "recommend one": a question to answer."""
     question = f"{verb} {rest}".strip().rstrip(".")
     return [AnswerAsk(question=question, expects=fact_kind(question))]
+
+
+def _finding(verb: str, rest: str) -> list[Ask] | None:
+    """ "Find flights Bangkok to Singapore on ...": a trip is searched for on the site; any other
+    "find" is a question."""
+    return searching(verb, rest) if trip_fields(rest) else _asking(verb, rest)
 
 
 def _downloading(verb: str, rest: str) -> list[Ask] | None:
@@ -172,7 +180,7 @@ _VERBS: tuple[tuple[str, Reader], ...] = (
     ("truy cập", _opening), ("chuyển sang", _opening), ("continue", saving), ("next", saving),
     ("tiếp tục", saving),
     ("compare", _asking), ("summarize", _asking), ("summarise", _asking), ("recommend", _asking),
-    ("explain", _asking), ("find out", _asking), ("find", _asking), ("research", _asking), ("list", _asking),
+    ("explain", _asking), ("find out", _asking), ("find", _finding), ("research", _asking), ("list", _asking),
     ("read", _asking), ("so sánh", _asking), ("tóm tắt", _asking), ("đề xuất", _asking), ("liệt kê", _asking),
     ("giải thích", _asking), ("tìm hiểu", _asking), ("nghiên cứu", _asking), ("đánh giá", _asking),
     ("tra cứu", _asking), ("evaluate", _asking), ("review", _asking), ("look into", _asking),

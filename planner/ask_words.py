@@ -111,6 +111,12 @@ JUST_LOOK = re.compile(
     r"RL)?)?\s*[.!?]*$"
 )
 
+#: "leave everything else as it is": what every step already keeps (only the named things are touched).
+KEEP_REST = re.compile(
+    r"(?i)^(?:and\s+)?(?:leave|keep)\s+(?:everything|all|anything)\s+else\s+(?:as\s+(?:it\s+is|is)|alone|unchanged"
+    r"|the\s+same)\s*[.!?]*$|^(?:and\s+)?(?:leave|keep)\s+the\s+rest\s+(?:as\s+(?:it\s+is|is)|alone|unchanged)\s*[.!?]*$"
+)
+
 
 def as_question(clause: str) -> str | None:
     stripped = clause.strip()

@@ -77,8 +77,8 @@ def named_words(question: str) -> list[str]:
     """Words of the names the question gives (capitalised, past its first word): "Stoneware Mugs"."""
     text = question.strip()
     names = [
-        m.group(0)
-        for m in re.finditer(r"[\w'-]+", text)
+        re.sub(r"['’]s$", "", m.group(0))  # "Priya's email" names Priya
+        for m in re.finditer(r"[\w'’-]+", text)
         # a capital then small letters ("GB" or "USD" is a unit, not a name), not a sentence's start
         if m.group(0)[0].isupper() and m.group(0)[1:2].islower()
         and m.start() > 0 and not re.search(r"[.?!]\s*$", text[: m.start()])
@@ -94,7 +94,8 @@ def _score(line: str, words: Sequence[str]) -> float:
 def find_fact(question: str, kind: FactKind, text: str) -> Fact | None:
     """The fact `question` asks for on this page, or None when the page does not hold one."""
     if kind == "text" and _SUMMARY.search(question):
-        line = summary_sentence(text)
+        one = bool(re.search(r"(?i)\b(?:one sentence|tl;?dr|một câu)\b", question))
+        line = summary_sentence(text, 1 if one else 3)
         return Fact(value=line, line=line, kind=kind) if line else None
     for table in tables(text):
         found = table_fact(question, kind, table)
@@ -121,7 +122,12 @@ def find_fact(question: str, kind: FactKind, text: str) -> Fact | None:
     typed = [(i, v) for i, line in enumerate(lines) if (v := _of_kind(kind, line, question))]
     if not typed:
         return None
-    scored = sorted(((_score(lines[i], words), i, v) for i, v in typed), key=lambda p: (-p[0], p[1]))
+    # A message's header line ("SkyWays <bookings@...> to me, 31 Mar") dates the message, not what it is about.
+    header = 0.25 if kind in ("date", "time") else 0.0
+    scored = sorted(
+        ((_score(lines[i], words) - header * bool(EMAIL.search(lines[i])), i, v) for i, v in typed),
+        key=lambda p: (-p[0], p[1]),
+    )
     best, i, value = scored[0]
     specific = [w for w in words if w not in _GENERIC]
     named = named_words(question)
@@ -133,6 +139,10 @@ def find_fact(question: str, kind: FactKind, text: str) -> Fact | None:
     return Fact(value=value, line=lines[i], kind=kind)
 
 
+#: "Hello Sam, Your contract ...": the greeting that opens a body line is not part of what it says.
+_GREETING_LEAD = re.compile(r"(?i)^(?:hi|hello|hey|dear|chào)\s+[\w .'-]{1,30},\s*")
+_REQUEST = re.compile(r"(?i)\b(?:please|confirm|reply|let (?:me|us) know|by (?:\d|mon|tue|wed|thu|fri|sat|sun|"
+                      r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|deadline|vui lòng|xin hãy)")
 _SUMMARY = re.compile(r"(?i)\b(?:summari[sz]e|sum up|gist|tl;?dr|in one sentence|tóm tắt|tom tat)\b")
 _GREETING = re.compile(
     r"(?i)^(?:hi|hello|hey|dear|good (?:morning|afternoon)|best|regards|kind regards|best regards|thanks|"
@@ -140,18 +150,21 @@ _GREETING = re.compile(
 )
 
 
-def summary_sentence(text: str) -> str | None:
-    """The sentence that says most: in the body (greetings and sign-offs skipped), the one holding
-    the most facts (numbers, dates, names), earlier ones first on a tie."""
-    best: tuple[float, int, str] | None = None
-    for i, line in enumerate(page_lines(text)):
-        if len(line) < 40 or _GREETING.match(line):
+def summary_sentence(text: str, most: int = 1) -> str | None:
+    """The lines that say most, in the page's order: in the body (greetings and sign-offs skipped),
+    those holding the most facts (numbers, dates, amounts), earlier ones first on a tie. A gist is
+    what changed and what to do about it, which an email rarely says in one line."""
+    scored: list[tuple[float, int, str]] = []
+    sentences = (s.strip() for line in page_lines(text) for s in re.split(r"(?<=[.!?])\s+(?=[A-Z0-9])", line))
+    for i, line in enumerate(sentences):
+        line = _GREETING_LEAD.sub("", line)
+        if len(line) < 30 or _GREETING.match(line):
             continue
         facts = len(re.findall(r"\d[\d,.]*", line)) + len(DATE.findall(line)) + len(MONEY.findall(line))
-        score = facts + min(len(line), 240) / 240
-        if best is None or score > best[0]:
-            best = (score, i, line)
-    return best[2] if best else None
+        asks = 1.0 if _REQUEST.search(line) else 0.0  # what the reader is asked to do is the gist too
+        scored.append((facts + asks + min(len(line), 240) / 240, i, line))
+    kept = sorted(sorted(scored, key=lambda s: (-s[0], s[1]))[:most], key=lambda s: s[1])
+    return " ".join(line if re.search(r"[.!?]$", line) else f"{line}." for _, _, line in kept) or None
 
 
 _EARLY = re.compile(r"(?i)\b(?:earliest|first|soonest|sớm nhất|đầu tiên)\b")
@@ -224,6 +237,11 @@ def _label_lines(text: str) -> list[str]:
     return out
 
 
+def labelled_fact(question: str, text: str) -> Fact | None:
+    """The value a "Label: value" line gives for the question's subject, or None."""
+    return _labelled(text, topic(question), "text", question)
+
+
 def _labelled(text: str, words: Sequence[str], kind: FactKind, question: str) -> Fact | None:
     """A "Label: value" line whose label is the question's subject ("Renewal date: 1 March 2027")."""
     best: tuple[float, str, str] | None = None
@@ -240,6 +258,7 @@ def _labelled(text: str, words: Sequence[str], kind: FactKind, question: str) ->
         return None
     _, line, value = best
     if kind in ("text", "item", "yes_no"):
+        value = re.split(r"(?<=\S)[.;]\s+(?=[A-Z])", value)[0]  # "QX7L2P. Seat 34A.": the value ends with its sentence
         return Fact(value=value, line=line, kind=kind)
     typed = _of_kind(kind, value, question)
     return Fact(value=typed, line=line, kind=kind) if typed else None

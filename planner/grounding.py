@@ -212,9 +212,17 @@ def find_field(obs: Observation, field_words: str, value: str = "", *, form: int
     return choose(((score(e), e) for e in obs.elements if fillable(e)), f'a field for "{field_words}"')
 
 
+#: Words that say what kind of switch it is, not which one ("the mentions emails" on an email page).
+_SWITCH_KIND = re.compile(r"(?i)\s+(?:e-?mails?|notifications?|alerts?|settings?|messages?)$")
+
+
 def find_toggle(obs: Observation, what: str) -> Pick:
-    scored = ((name_score(what, e), e) for e in obs.elements if toggleable(e))
-    return choose(scored, f'a checkbox for "{what}"')
+    pick = choose(((name_score(what, e), e) for e in obs.elements if toggleable(e)), f'a checkbox for "{what}"')
+    named = _SWITCH_KIND.sub("", what)
+    if pick.element is None and not pick.score and named != what:
+        retry = choose(((name_score(named, e), e) for e in obs.elements if toggleable(e)), f'a checkbox for "{what}"')
+        return retry if retry.element is not None else pick
+    return pick
 
 
 def find_option(obs: Observation, option: str, among: str = "") -> Pick:

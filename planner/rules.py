@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from planner import lexicon as lx
 from planner._text import Text, has_terms
+from planner.ask_reader import VERB_OBJECT
 from planner.asks import meaningful_unread
 from planner.builders import TOP_K, build_plan
 from planner.models import ContextPack, ExecutionPlan, Intent, PlanMode, PlanStatus, StepType, TaskSpecV1
@@ -29,8 +30,12 @@ def unread_route(spec: TaskSpecV1) -> Route | None:
     asks = spec.asks
     if asks.asks or not meaningful_unread(asks) or has_terms(Text(spec.user_query), lx.CHANGE):
         return None  # a verb the older rules know ("upload my CV") is theirs to plan
-    if spec.intent not in (Intent.UNCLEAR, Intent.ACTION):
-        return None  # a verb the older rules know ("upload my CV") is theirs to plan
+    if spec.intent is Intent.RESEARCH:
+        return None  # a question is researched; what it did not name is said with the answer
+    if spec.intent not in (Intent.UNCLEAR, Intent.ACTION) and not any(
+        VERB_OBJECT.match(part) for part in meaningful_unread(asks)
+    ):
+        return None  # "check my account and explain": reading the state answers it
     said = "; ".join(f'"{u}"' for u in meaningful_unread(asks))
     if spec.constraints.language == "vi":
         question = (

@@ -36,7 +36,7 @@ def _label(fact: Mapping[str, Any]) -> str:
 def _shown(fact: Mapping[str, Any], redactor: Redactor | None) -> str:
     kind, value = fact.get("kind"), fact.get("value")
     if kind == "check":
-        return "checked"
+        return "checked" if fact.get("checked", True) else "unchecked"
     text = "" if value is None else str(value)
     target = fact.get("target") if isinstance(fact.get("target"), Mapping) else None
     sensitive = "{{secret:" in text

@@ -18,7 +18,7 @@ from executor.models import EvidenceItem
 from executor.research.common import citation_number
 from planner.asks import AnswerAsk
 from planner.fact_words import Fact, topic
-from planner.facts import find_fact, named_words
+from planner.facts import find_fact, labelled_fact, named_words
 
 #: Kinds of answer that must be a fact found on a page; "text" (summaries, comparisons) is written
 #: from the evidence as a whole.
@@ -40,7 +40,10 @@ def page_texts(step_outputs: Mapping[str, Mapping[str, Any]]) -> list[PageText]:
         if not isinstance(content, str) or not isinstance(url, str):
             continue
         title = str(outputs.get("title") or "")
-        headings = [h for h in outputs.get("headings") or [] if isinstance(h, str)]
+        lines = {line.strip() for line in content.splitlines()}
+        # A heading the content lacks (an aria heading, a truncated page) still says what the page is
+        # about; one it has would stand twice and part a label from the value under it.
+        headings = [h for h in outputs.get("headings") or [] if isinstance(h, str) and h.strip() not in lines]
         text = "\n".join([title, *headings, content])  # a title says counts too ("Inbox (5)")
         pages.append(page_text(url, text, outputs.get("tables") or [], outputs.get("links") or []))
     return pages
@@ -128,6 +131,17 @@ def names_an_item(ask: AnswerAsk) -> bool:
                                                      ask.question))  # fmt: skip
 
 
+def asks_a_label(ask: AnswerAsk) -> bool:
+    """ "What's the booking code?": a short name of one value the page labels ("Booking reference:
+    QX7L2P"). Such a question is answered from the page or said unanswered, never left out."""
+    return ask.expects == "text" and bool(_LABEL_QUESTION.match(ask.question.strip()))
+
+
+_LABEL_QUESTION = re.compile(
+    r"(?i)^(?:and\s+)?(?:what(?:'s|’s| is| was)|which is)\s+(?:the|my|our|your)\s+[\w -]{2,30}\??$"
+)
+
+
 @dataclass(frozen=True)
 class Answer:
     ask: AnswerAsk
@@ -144,6 +158,10 @@ def answer(asks: Sequence[AnswerAsk], pages: Sequence[PageText]) -> list[Answer]
         found = next(
             ((f, p.url) for p in usable if (f := find_fact(ask.question, ask.expects, p.text))), None
         )
+        if asks_a_label(ask):  # "Booking reference: QX7L2P" on any page read beats a line that names it
+            found = next(
+                ((f, p.url) for p in usable if (f := labelled_fact(ask.question, p.text))), found
+            )
         out.append(Answer(ask, found[0] if found else None, found[1] if found else None))
     return out
 

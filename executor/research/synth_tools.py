@@ -200,7 +200,7 @@ class ComputeTool:
         asked = [a for a in (ctx.plan.task.asks.asks if ctx.plan.task else []) if isinstance(a, AnswerAsk)]
         pages = page_facts.page_texts(ctx.step_outputs)
         wanted = [a for a in asked if a.expects in page_facts.FACT_KINDS or page_facts.names_an_item(a)
-                  or page_facts.summarizes(a)]  # fmt: skip
+                  or page_facts.summarizes(a) or page_facts.asks_a_label(a)]  # fmt: skip
         found = page_facts.answer(wanted, pages)
         followed = await self._follow(found, pages, ctx)
         if followed:
