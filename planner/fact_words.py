@@ -54,7 +54,8 @@ PERSON = re.compile(r"\b[A-Z][a-zà-ỹ'-]+(?:\s+[A-Z][a-zà-ỹ'-]+){1,3}\b")
 _ASKING = re.compile(
     r"(?i)\b(?:tell|me|what|what's|whats|which|when|who|whom|whose|where|how|is|are|was|were|does|do|did|"
     r"the|a|an|of|on|in|at|to|for|shown|shows|show|listed|page|site|according|this|that|it|its|"
-    r"please|take|takes|taking|place|happen|happens|there|cho|tôi|biết|là|gì|nào|bao|nhiêu|khi)\b"
+    r"please|take|takes|taking|place|happen|happens|there|cho|tôi|biết|là|gì|nào|bao|nhiêu|khi|được|vậy|mấy|"
+    r"có|không|của|mình|thì|nhỉ|ạ|xem|giúp)\b"
 )
 
 
@@ -134,12 +135,14 @@ _GLOSS = (
 )  # fmt: skip
 
 
-def topic(question: str) -> list[str]:
+def topic(question: str, *, english: bool = False) -> list[str]:
     """The question's own subject words ("team offsite", "notebooks in stock"); Vietnamese words
-    also in the English a page shows for them."""
+    also in the English a page shows for them (only in that English when `english`: a link named
+    "Pricing" is about "gói ... dung lượng" as "plan storage")."""
     text = question
     for vi, en in _GLOSS:
         if vi in text.lower():
+            text = re.sub(re.escape(vi), " ", text, flags=re.I) if english else text
             text = f"{text} {en}"
     return [w for w in words_of(_ASKING.sub(" ", text)) if len(w) > 1]
 

@@ -123,7 +123,8 @@ def find_fact(question: str, kind: FactKind, text: str) -> Fact | None:
     if not typed:
         return None
     # A message's header line ("SkyWays <bookings@...> to me, 31 Mar") dates the message, not what it is about.
-    header = 0.25 if kind in ("date", "time") else 0.0
+    sent = re.search(r"(?i)\b(?:sen[dt]|wr[io]te|written|receiv|arriv|get|got|gửi|nhận)", question)
+    header = 0.5 if kind in ("date", "time") and not sent else 0.0
     scored = sorted(
         ((_score(lines[i], words) - header * bool(EMAIL.search(lines[i])), i, v) for i, v in typed),
         key=lambda p: (-p[0], p[1]),
@@ -163,8 +164,17 @@ def summary_sentence(text: str, most: int = 1) -> str | None:
         facts = len(re.findall(r"\d[\d,.]*", line)) + len(DATE.findall(line)) + len(MONEY.findall(line))
         asks = 1.0 if _REQUEST.search(line) else 0.0  # what the reader is asked to do is the gist too
         scored.append((facts + asks + min(len(line), 240) / 240, i, line))
-    kept = sorted(sorted(scored, key=lambda s: (-s[0], s[1]))[:most], key=lambda s: s[1])
-    return " ".join(line if re.search(r"[.!?]$", line) else f"{line}." for _, _, line in kept) or None
+    best = sorted(scored, key=lambda s: (-s[0], s[1]))[:most]
+    while len(best) > 1 and sum(len(line) + 2 for _, _, line in best) > _GIST_MAX:
+        best.pop()  # one line a person reads at a glance: the least telling part goes first
+    kept = sorted(best, key=lambda s: s[1])
+    # One sentence, its parts joined by semicolons: the first sentence of an answer is the one read.
+    joined = "; ".join(line.rstrip(".!? ") for _, _, line in kept)
+    return f"{joined}." if joined else None
+
+
+#: A gist longer than this is the page again, not its gist.
+_GIST_MAX = 280
 
 
 _EARLY = re.compile(r"(?i)\b(?:earliest|first|soonest|sớm nhất|đầu tiên)\b")

@@ -203,8 +203,8 @@ def find_field(obs: Observation, field_words: str, value: str = "", *, form: int
 
     def score(el: ElementInfo) -> float:
         s = field_score(field_words, el, value)
-        if s and form is not None:
-            s += 0.03 if el.form == form else -0.03
+        if s and form is not None:  # "Work email" in the sign-up form being filled, not the footer's
+            s += (0.03 if s < MATCH else 0.1) if el.form == form else -0.03
         if s and el.area in ("nav", "header", "footer"):
             s -= 0.05
         return s

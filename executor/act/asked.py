@@ -153,7 +153,9 @@ class AskCheck:
 
     def _fill(self, ask: FillAsk) -> str | None:
         typed = [h for h in _ok(self.history, ("fill", "select")) if _same_value(h, ask.value)]
-        pick = g.find_field(self.obs, ask.field, ask.value)
+        # read back in the form it was typed into (a footer's newsletter "Your email" is another field)
+        form = typed[-1].element.get("form") if typed and typed[-1].element else None
+        pick = g.find_field(self.obs, ask.field, ask.value, form=form)
         el = pick.element
         if el is not None:
             if el.value_hidden:

@@ -74,7 +74,7 @@ def links_about(page: PageText, question: str, *, limit: int = 2) -> list[str]:
     from planner.grounding import item_words, words_score
 
     site = urlsplit(page.url)
-    wanted = item_words(" ".join(topic(question)))
+    wanted = item_words(" ".join(topic(question, english=True)))
     names = named_words(question)  # "Helen Park", "Stoneware Mugs": a link that does not name them is not it
     lines = [" ".join(line.split()) for line in page.text.splitlines() if line.strip()]
     scored = []
@@ -89,8 +89,8 @@ def links_about(page: PageText, question: str, *, limit: int = 2) -> list[str]:
             target.path == site.path and (target.query == site.query)
         ):
             continue
-        if names and not set(names) <= set(topic(text)):
-            continue
+        if names and not about and not set(names) <= set(topic(text)):
+            continue  # a site's "Pricing" link is about every plan; an item's link names its item
         score = words_score(wanted, f"{text} {about}")
         if score >= 0.45:
             scored.append((score, urljoin(page.url, url)))

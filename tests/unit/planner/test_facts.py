@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from planner.facts import find_fact
+from planner.facts import find_fact, labelled_fact
 
 TABLE = (
     "Office supplies\nProduct\tPrice (EUR)\tIn stock\n"
@@ -50,6 +50,18 @@ FLIGHTS = (
         ),
         ("which plan the Billing tab shows", "item", "Plan: Team\nRenewal date: 1 March 2027", "Team"),
         ("Gói Business được bao nhiêu GB dung lượng vậy?", "count", PLANS, "500 GB"),
+        (  # the header dates the message; the body says when the train leaves
+            "when's my Harbor Rail train",
+            "date",
+            "Harbor Rail <tickets@harbor.example> to me, 2 Feb\nDear Ana, your train to Lyon leaves on 14 March 2027.",
+            "14 March 2027",
+        ),
+        (  # a label above its value, with the page's headings not repeated between them
+            "how much storage am I using?",
+            "number",
+            "Overview\nPlan\nPro\nStorage\n38.2 GB of 100 GB used\nMembers\n6 of 10 seats taken",
+            "38.2 GB",
+        ),
     ],
 )
 def test_the_fact_asked_for_is_found_where_the_page_says_it(
@@ -57,6 +69,24 @@ def test_the_fact_asked_for_is_found_where_the_page_says_it(
 ) -> None:
     fact = find_fact(question, kind, text)  # type: ignore[arg-type]
     assert fact is not None and fact.value == value
+
+
+def test_a_labelled_value_ends_with_its_sentence() -> None:
+    fact = labelled_fact("what's the confirmation number?", "Thanks!\nConfirmation number: ZK91. Keep it safe.")
+    assert fact is not None and fact.value == "ZK91"
+
+
+def test_a_gist_says_what_changed_and_what_to_do() -> None:
+    mail = (
+        "Price change\nOmar Haddad <omar@lumen.example> to me, 3 May\n"
+        "Hello Ana, Your hosting plan moves to 18 EUR a month from 1 July 2027. Nothing else changes. "
+        "Please reply by 15 June if you would rather cancel. Best regards, Omar"
+    )
+    fact = find_fact("give me the gist of Omar's price change email", "text", mail)
+    assert fact is not None
+    assert "18 EUR" in fact.value and "15 June" in fact.value and "Hello" not in fact.value
+    one = find_fact("summarize Omar's email in one sentence", "text", mail)
+    assert one is not None and one.value.count(".") == 1
 
 
 def test_a_recommendation_meets_the_stated_needs_and_says_why() -> None:

@@ -35,6 +35,18 @@ def test_a_field_in_the_form_worked_on_beats_one_in_the_footer() -> None:
     assert pick.element is not None and pick.element.index == 2
 
 
+def test_the_form_worked_on_outweighs_a_closer_name_in_another_form() -> None:
+    """ "Your email" in a footer names "email" more closely than "Work email" in the sign-up form
+    being filled; the form being filled decides, not a tie to ask about."""
+    obs = Observation(url="http://x.test/signup", title="Sign up", elements=[
+        el(0, "input", "Full name", role="textbox", input_type="text", form=1),
+        el(1, "input", "Work email", role="textbox", input_type="email", form=1),
+        el(2, "input", "Your email", role="textbox", input_type="email", form=2, area="footer"),
+    ])  # fmt: skip
+    pick = g.find_field(obs, "email", "carol@example.com", form=1)
+    assert pick.element is not None and pick.element.index == 1
+
+
 def test_a_password_label_prefers_the_password_box() -> None:
     obs = Observation(url="u", title="t", elements=[
         el(0, "input", "Password", role="textbox", input_type="text"),
@@ -64,3 +76,14 @@ def test_two_equal_candidates_are_a_question_naming_both() -> None:
 def test_an_item_is_never_a_list_that_only_shares_its_kind() -> None:
     obs = Observation(url="u", title="t", elements=[el(0, "a", "Teapots", role="link")])
     assert g.find_item(obs, "purple teapot").element is None
+
+
+def test_a_switch_named_with_its_kind_finds_the_switch() -> None:
+    """ "The mentions emails" on an email-notifications page is the "Mentions and replies" switch."""
+    obs = Observation(url="http://x.test/notifications", title="Email notifications", elements=[
+        el(0, "input", "Product updates", role="switch", input_type="checkbox", checked=True),
+        el(1, "input", "Mentions and replies", role="switch", input_type="checkbox", checked=True),
+    ])  # fmt: skip
+    pick = g.find_toggle(obs, "mentions emails")
+    assert pick.element is not None and pick.element.index == 1
+    assert g.find_toggle(obs, "billing emails").element is None
