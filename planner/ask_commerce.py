@@ -105,13 +105,16 @@ def trip_fields(text: str) -> dict[str, str]:
         fields["passengers"] = n if n.isdigit() else str(NUMBER_WORDS.get(n.lower(), 1))
     c = _TRIP_CLASS.search(text)
     if c:
-        fields["class"] = (c.group("cabin") or {"phổ thông": "economy"}.get(c.group("vi").lower(), "business")).lower()
+        fields["class"] = (
+            c.group("cabin") or {"phổ thông": "economy"}.get(c.group("vi").lower(), "business")
+        ).lower()
     return fields
 
 
-_TRIP_CLASS = re.compile(r"(?i)\b(?:in\s+)?(?P<cabin>premium economy|economy|business|first)\s+class\b|hạng\s+"
-                         r"(?P<vi>phổ thông|thương gia)")
-
+_TRIP_CLASS = re.compile(
+    r"(?i)\b(?:in\s+)?(?P<cabin>premium economy|economy|business|first)\s+class\b|hạng\s+"
+    r"(?P<vi>phổ thông|thương gia)"
+)
 
 
 def searching(verb: str, rest: str) -> list[Ask] | None:

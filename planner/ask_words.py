@@ -113,8 +113,10 @@ JUST_LOOK = re.compile(
 
 #: "leave everything else as it is": what every step already keeps (only the named things are touched).
 KEEP_REST = re.compile(
-    r"(?i)^(?:and\s+)?(?:leave|keep)\s+(?:everything|all|anything)\s+else\s+(?:as\s+(?:it\s+is|is)|alone|unchanged"
-    r"|the\s+same)\s*[.!?]*$|^(?:and\s+)?(?:leave|keep)\s+the\s+rest\s+(?:as\s+(?:it\s+is|is)|alone|unchanged)\s*[.!?]*$"
+    r"(?i)^(?:and\s+)?(?:leave|keep)\s+(?:everything|all|anything)\s+else\s+(?:as\s+(?:it\s+is|is)|alone|unc"
+    r"hanged"
+    r"|the\s+same)\s*[.!?]*$|^(?:and\s+)?(?:leave|keep)\s+the\s+rest\s+(?:as\s+(?:it\s+is|is)|alone|unchange"
+    r"d)\s*[.!?]*$"
 )
 
 

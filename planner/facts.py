@@ -122,7 +122,7 @@ def find_fact(question: str, kind: FactKind, text: str) -> Fact | None:
     typed = [(i, v) for i, line in enumerate(lines) if (v := _of_kind(kind, line, question))]
     if not typed:
         return None
-    # A message's header line ("SkyWays <bookings@...> to me, 31 Mar") dates the message, not what it is about.
+    # A message header ("SkyWays <bookings@...> to me, 31 Mar") dates the message, not what it is about.
     sent = re.search(r"(?i)\b(?:sen[dt]|wr[io]te|written|receiv|arriv|get|got|gửi|nhận)", question)
     header = 0.5 if kind in ("date", "time") and not sent else 0.0
     scored = sorted(
@@ -142,8 +142,10 @@ def find_fact(question: str, kind: FactKind, text: str) -> Fact | None:
 
 #: "Hello Sam, Your contract ...": the greeting that opens a body line is not part of what it says.
 _GREETING_LEAD = re.compile(r"(?i)^(?:hi|hello|hey|dear|chào)\s+[\w .'-]{1,30},\s*")
-_REQUEST = re.compile(r"(?i)\b(?:please|confirm|reply|let (?:me|us) know|by (?:\d|mon|tue|wed|thu|fri|sat|sun|"
-                      r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|deadline|vui lòng|xin hãy)")
+_REQUEST = re.compile(
+    r"(?i)\b(?:please|confirm|reply|let (?:me|us) know|by (?:\d|mon|tue|wed|thu|fri|sat|sun|"
+    r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)|deadline|vui lòng|xin hãy)"
+)
 _SUMMARY = re.compile(r"(?i)\b(?:summari[sz]e|sum up|gist|tl;?dr|in one sentence|tóm tắt|tom tat)\b")
 _GREETING = re.compile(
     r"(?i)^(?:hi|hello|hey|dear|good (?:morning|afternoon)|best|regards|kind regards|best regards|thanks|"
@@ -242,7 +244,12 @@ def _label_lines(text: str) -> list[str]:
     out = list(lines)
     for label, value in itertools.pairwise(lines):
         a_value = len(value.split()) <= 8 and not re.search(r"[.!?]$", value)  # not a sentence
-        if 0 < len(label.split()) <= 3 and not re.search(r"\d|[:.!?]$", label) and ":" not in label and a_value:
+        if (
+            0 < len(label.split()) <= 3
+            and not re.search(r"\d|[:.!?]$", label)
+            and ":" not in label
+            and a_value
+        ):
             out.append(f"{label}: {value}")
     return out
 
@@ -268,7 +275,9 @@ def _labelled(text: str, words: Sequence[str], kind: FactKind, question: str) ->
         return None
     _, line, value = best
     if kind in ("text", "item", "yes_no"):
-        value = re.split(r"(?<=\S)[.;]\s+(?=[A-Z])", value)[0]  # "QX7L2P. Seat 34A.": the value ends with its sentence
+        value = re.split(r"(?<=\S)[.;]\s+(?=[A-Z])", value)[
+            0
+        ]  # "QX7L2P. Seat 34A.": the value ends with its sentence
         return Fact(value=value, line=line, kind=kind)
     typed = _of_kind(kind, value, question)
     return Fact(value=typed, line=line, kind=kind) if typed else None

@@ -217,10 +217,14 @@ _SWITCH_KIND = re.compile(r"(?i)\s+(?:e-?mails?|notifications?|alerts?|settings?
 
 
 def find_toggle(obs: Observation, what: str) -> Pick:
-    pick = choose(((name_score(what, e), e) for e in obs.elements if toggleable(e)), f'a checkbox for "{what}"')
+    pick = choose(
+        ((name_score(what, e), e) for e in obs.elements if toggleable(e)), f'a checkbox for "{what}"'
+    )
     named = _SWITCH_KIND.sub("", what)
     if pick.element is None and not pick.score and named != what:
-        retry = choose(((name_score(named, e), e) for e in obs.elements if toggleable(e)), f'a checkbox for "{what}"')
+        retry = choose(
+            ((name_score(named, e), e) for e in obs.elements if toggleable(e)), f'a checkbox for "{what}"'
+        )
         return retry if retry.element is not None else pick
     return pick
 

@@ -269,8 +269,13 @@ class ActLoop:
                     (asked[k] for k in ("label", "name", "placeholder", "text") if asked.get(k)), None
                 )
                 self.progress.facts.append(
-                    {"value": dumped.get("value"), "target": stable, "label": label, "kind": action.kind,
-                     "checked": dumped.get("checked", True)}  # fmt: skip
+                    {
+                        "value": dumped.get("value"),
+                        "target": stable,
+                        "label": label,
+                        "kind": action.kind,
+                        "checked": dumped.get("checked", True),
+                    }
                 )
         if outcome.status is OutcomeStatus.BLOCKED:  # refused by the browser layer's own guards
             self.progress.refused.append(

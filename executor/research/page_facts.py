@@ -159,9 +159,7 @@ def answer(asks: Sequence[AnswerAsk], pages: Sequence[PageText]) -> list[Answer]
             ((f, p.url) for p in usable if (f := find_fact(ask.question, ask.expects, p.text))), None
         )
         if asks_a_label(ask):  # "Booking reference: QX7L2P" on any page read beats a line that names it
-            found = next(
-                ((f, p.url) for p in usable if (f := labelled_fact(ask.question, p.text))), found
-            )
+            found = next(((f, p.url) for p in usable if (f := labelled_fact(ask.question, p.text))), found)
         out.append(Answer(ask, found[0] if found else None, found[1] if found else None))
     return out
 

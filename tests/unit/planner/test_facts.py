@@ -53,7 +53,8 @@ FLIGHTS = (
         (  # the header dates the message; the body says when the train leaves
             "when's my Harbor Rail train",
             "date",
-            "Harbor Rail <tickets@harbor.example> to me, 2 Feb\nDear Ana, your train to Lyon leaves on 14 March 2027.",
+            "Harbor Rail <tickets@harbor.example> to me, 2 Feb\nDear Ana, your train to Lyon leaves on 14 Ma"
+            "rch 2027.",
             "14 March 2027",
         ),
         (  # a label above its value, with the page's headings not repeated between them
@@ -72,7 +73,9 @@ def test_the_fact_asked_for_is_found_where_the_page_says_it(
 
 
 def test_a_labelled_value_ends_with_its_sentence() -> None:
-    fact = labelled_fact("what's the confirmation number?", "Thanks!\nConfirmation number: ZK91. Keep it safe.")
+    fact = labelled_fact(
+        "what's the confirmation number?", "Thanks!\nConfirmation number: ZK91. Keep it safe."
+    )
     assert fact is not None and fact.value == "ZK91"
 
 

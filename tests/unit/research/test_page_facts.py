@@ -10,7 +10,8 @@ ACCOUNT = {
     "url": "http://site.test/account",
     "title": "Overview",
     "headings": ["Account overview", "Plan", "Storage", "Members", "Aria-only heading"],
-    "content": "Account overview\nPlan\nPro, 12 USD a month\nStorage\n38.2 GB of 100 GB used\nMembers\n6 of 10 seats",
+    "content": "Account overview\nPlan\nPro, 12 USD a month\nStorage\n38.2 GB of 100 GB used\nMembers\n6 of "
+    "10 seats",
 }
 BOOKING = {
     "url": "http://site.test/mail/7",
