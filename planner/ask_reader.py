@@ -43,9 +43,8 @@ from planner.field_values import read_list
 
 #: Between clauses: commas and "and"/"then" before a verb, sentence ends, "but".
 _BREAK = re.compile(
-    r"\s*(?:[;\n]|\s[-–—]\s|(?<=[.!?])\s+|,\s*(?:and\s+then|and|then|rồi|và|sau đó)?|\s(?:and\s+then|then|an"
-    r"d|but|rồi|và|"
-    r"sau đó|nhưng)\s)\s*",
+    r"\s*(?:[;\n]|\s[-–—]\s|(?<=[.!?])\s+|,\s*(?:and\s+then|and|then|but|rồi|và|sau đó|nhưng)?"
+    r"|\s(?:and\s+then|then|and|but|rồi|và|sau đó|nhưng)\s)\s*",
     re.I,
 )
 

@@ -35,7 +35,7 @@ from planner.models import (
     VerifyCriteria,
 )
 from planner.router import Route
-from planner.signals import Signals, blank
+from planner.signals import Signals, blank, without_negated
 from planner.step_names import act_name, ask_step_name, open_name, read_state_name
 from planner.subqueries import generate_sub_queries
 
@@ -89,7 +89,7 @@ class _Draft:
 def action_clause(spec: TaskSpecV1) -> str:
     """The task from its first action verb on: the goal an ACT step pursues."""
     text = Text(spec.user_query)
-    hits = search_terms(blank(text, lx.NOT_ACTION), lx.ACTION)
+    hits = search_terms(without_negated(blank(text, lx.NOT_ACTION)), lx.ACTION)
     start = hits[0].start() if hits else 0
     return collapse_spaces(text.original[start:]) or collapse_spaces(spec.user_query)
 
@@ -113,7 +113,11 @@ def research_urls(spec: TaskSpecV1) -> list[str]:
         return urls
     if spec.intent is Intent.RESEARCH_THEN_ACTION:
         clause = action_clause(spec)
-        return [u for u in urls if u not in clause]
+        before = [u for u in urls if u not in clause]
+        if before or has_terms(Text(spec.user_query), _WEB_WORDS) or not urls:
+            return before
+        # "On URL, sign me up for a plan that covers 80 users": the one page named is where to choose
+        return urls[:1] if any(isinstance(a, AnswerAsk) for a in spec.asks.asks) else []
     return []
 
 
@@ -176,11 +180,10 @@ def _research(d: _Draft, after: list[str], *, optional_retrieve: bool = False) -
     elif spec.intent is Intent.ACTION_THEN_RESEARCH:
         purpose, name, optional = "compare_state_with_sources", "Explain the state against the sources", False
     else:
-        purpose, name, optional = (
-            "score_and_prepare_payload",
-            "Score, recommend and prepare the payload",
-            True,
-        )
+        # A question about the named page, asked before acting ("a plan that covers 80 users"), must
+        # be answered first: when the page says no option meets it, nothing is done on its strength.
+        purpose, name = "score_and_prepare_payload", "Score, recommend and prepare the payload"
+        optional = not on_page
     made.append(
         d.add(
             "stp_c1",

@@ -148,7 +148,8 @@ class ComputeTool:
             explained = _explain_state(records, ctx)
             if explained is not None:
                 return explained
-        if task == "synthesize_answer" or (not records and ctx.evidence):
+        if task == "synthesize_answer" or (not records and ctx.evidence) or _asks_for_facts(ctx):
+            # "a plan that covers 80 users for under $50": the question's needs decide, not a score
             return await self._synthesize(args, ctx, records)
         if not records:
             raise FatalToolError("COMPUTE found no records to score (no FETCH_DATA output)", code="no_data")
