@@ -41,8 +41,9 @@ from executor.research.support import (
     task_urls,
 )
 from executor.tools import ToolContext, ToolOutput
-from planner.asks import AnswerAsk
+from planner.asks import AnswerAsk, meaningful_unread
 from planner.llm import LLMClient
+from planner.models import StepType
 
 _CURRENCY_HINTS = (("$", "USD"), ("usd", "USD"), ("€", "EUR"), ("eur", "EUR"), ("vnd", "VND"), ("đ", "VND"))
 
@@ -199,6 +200,13 @@ class ComputeTool:
         question = question_of(args, ctx)
         pool = _pool(ctx)
         asked = [a for a in (ctx.plan.task.asks.asks if ctx.plan.task else []) if isinstance(a, AnswerAsk)]
+        unread = meaningful_unread(ctx.plan.task.asks) if ctx.plan.task else []
+        if unread and not asked and any(s.type is StepType.OPEN_URL for s in ctx.plan.steps):
+            # "Free up some storage on URL": reading the page is not doing what was asked
+            said = "; ".join(f'"{u}"' for u in unread)
+            raise FatalToolError(
+                f"I did not do {said}: I could not tell what it asks for on this page", code="unread_task"
+            )
         pages = page_facts.page_texts(ctx.step_outputs)
         wanted = [a for a in asked if a.expects in page_facts.FACT_KINDS or page_facts.names_an_item(a)
                   or page_facts.summarizes(a) or page_facts.asks_a_label(a)]  # fmt: skip

@@ -3,8 +3,16 @@ text, each question answered from the page that holds its fact, or left unanswer
 
 from __future__ import annotations
 
+import pytest
+
+from executor.errors import FatalToolError
+from executor.models import RuntimeCtxV1
 from executor.research import page_facts
+from executor.research.synth_tools import ComputeTool
+from executor.tools import ToolContext
 from planner.asks import AnswerAsk
+from planner.models import StepType
+from planner.rules import plan_rules
 
 ACCOUNT = {
     "url": "http://site.test/account",
@@ -51,3 +59,16 @@ def test_a_question_in_vietnamese_follows_the_sites_pricing_link() -> None:
     )
     question = "Gói Business được bao nhiêu GB dung lượng vậy?"
     assert page_facts.links_about(home, question) == ["http://site.test/pricing.html"]
+
+
+async def test_reading_the_page_is_not_doing_what_the_rules_could_not_read() -> None:
+    """ "Free up some storage on URL, but do not delete any of my files": the page is read, and the
+    step says it did not do the part it could not read, never a SUCCESS with the page pasted."""
+    plan = plan_rules(
+        "Free up some storage on http://site.test/account/data.html, but do not delete any of my files"
+    )
+    step = next(s for s in plan.steps if s.type is StepType.COMPUTE)
+    ctx = ToolContext(run_id="run_test", trace_id="trace_test", plan=plan, step=step, runtime=RuntimeCtxV1(),
+                      gate=None, step_outputs={"stp_o1": ACCOUNT}, evidence=[])  # fmt: skip
+    with pytest.raises(FatalToolError, match='I did not do "Free up some storage"'):
+        await ComputeTool()({"task": "synthesize_answer"}, ctx)
