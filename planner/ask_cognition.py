@@ -46,6 +46,7 @@ from planner.asks import (
     ToggleAsk,
 )
 from planner.decisions import CognitionDecision, HistoryEntry
+from planner.page_words import none_found
 
 
 class _Policy(Moves):
@@ -76,6 +77,12 @@ class _Policy(Moves):
                                          rationale=move.question, ask=i)  # fmt: skip
             if isinstance(move, Here) and move.phase == "do" and self._done_before(move):
                 self.observed.append(i)  # another hand did it already (an earlier decision, a model)
+                continue
+            if isinstance(move, Here) and isinstance(ask, SubmitAsk) and pending:
+                # a send waits for every ask before it: booking before the direct flight was chosen
+                # books something else ("Get deals" was pressed for "book")
+                pending.append(i)
+                waiting.append(f"the {ask.purpose} was not sent, since not everything before it was done")
                 continue
             if isinstance(move, Here):
                 return CognitionDecision(decision="act", actions=move.actions, confidence=move.confidence,
@@ -132,7 +139,8 @@ class _Policy(Moves):
             if i not in pending and a.kind != "answer"
         ]
         if pending:
-            summary = "; ".join(dict.fromkeys(waiting))
+            said = none_found(self.obs.text)  # "No flights found ... with no stops": the page's reason first
+            summary = "; ".join(dict.fromkeys([*([f'the page says "{said}"'] if said else []), *waiting]))
             success = False
         else:
             summary = "Done: " + "; ".join(done) + "." if done else "Nothing was left to do on the page."

@@ -364,8 +364,8 @@ def find_submit(obs: Observation, purpose: str, *, form: int | None, after: int 
             s += 0.3 if el.form == form else -0.4
         elif after is not None:
             s += 0.1 if el.index > after else -0.2
-        if el.area in ("nav", "header"):
-            s -= 0.3
+        if el.area in ("nav", "header") or (el.area == "footer" and named < MATCH):
+            s -= 0.3  # a footer's "Get deals" sends its own newsletter form, never the booking
         return s
 
     buttons = [e for e in obs.elements if pressable(e)]

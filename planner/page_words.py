@@ -40,3 +40,19 @@ def shows(obs: Observation, words: str) -> bool:
     return (
         any(all(w in g.tokens(line) for w in wanted) for line in obs.text.splitlines()) if wanted else False
     )
+
+
+#: A page saying it has nothing for what was asked ("No flights found ...", "0 results").
+_NONE_FOUND = re.compile(
+    r"(?i)\b(?:no\s+(?:[\w-]+\s+){0,2}(?:found|available|match(?:es|ed)?)|nothing\s+(?:found|matches)|0\s+results|"
+    r"không\s+(?:tìm thấy|có\s+kết quả))"
+)
+
+
+def none_found(text: str) -> str | None:
+    """The page's line that says nothing matched, cut to its sentence, or None."""
+    for line in text.splitlines():
+        m = _NONE_FOUND.search(line)
+        if m is not None:
+            return re.split(r"(?<=[.!?])\s", line[m.start() :].strip(), maxsplit=1)[0][:160]
+    return None

@@ -37,7 +37,7 @@ from planner.asks import (
 )
 from planner.decisions import HistoryEntry
 from planner.fact_words import number, tables
-from planner.page_words import shows, sort_option
+from planner.page_words import none_found, shows, sort_option
 from planner.synonyms import alternatives
 
 _CLICKS = ("click", "press", "check", "select")
@@ -120,6 +120,9 @@ class AskCheck:
         out += [f"{_named(h) or h.action.get('kind')} was refused: {h.message}" for h in self.history
                 if h.status == "blocked" and h.message and not any(h.message in o for o in out)]  # fmt: skip
         out += [p for h in _ok(self.history, _CLICKS) if (p := _send_problem(h)) is not None and p not in out]
+        said = none_found(self.obs.text) if out else None
+        if said:  # "No flights found for this route with no stops": the page's own reason goes first
+            out.insert(0, f'the page says "{said}"')
         return list(dict.fromkeys(out))
 
     def check(self, ask: Ask) -> str | None:

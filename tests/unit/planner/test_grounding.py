@@ -87,3 +87,22 @@ def test_a_switch_named_with_its_kind_finds_the_switch() -> None:
     pick = g.find_toggle(obs, "mentions emails")
     assert pick.element is not None and pick.element.index == 1
     assert g.find_toggle(obs, "billing emails").element is None
+
+
+def test_a_footer_newsletter_button_is_never_the_booking() -> None:
+    """After a filter click outside any form, "book" must not land on the footer's "Get deals"."""
+    obs = Observation(url="http://x.test/results", title="Results", elements=[
+        el(0, "input", "Direct flights only", role="checkbox", input_type="checkbox", checked=True),
+        el(1, "input", "Email", role="textbox", input_type="email", form=3, area="footer"),
+        el(2, "button", "Get deals", role="button", input_type="submit", form=3, area="footer"),
+    ])  # fmt: skip
+    assert g.find_submit(obs, "book", form=None, after=0).element is None
+
+
+def test_the_page_saying_nothing_matched_is_quoted() -> None:
+    from planner.page_words import none_found
+
+    text = "Results\nNo flights found for this route with no stops. Try other dates or airports.\nFooter"
+    assert none_found(text) == "No flights found for this route with no stops."
+    assert none_found("Không tìm thấy chuyến bay nào") == "Không tìm thấy chuyến bay nào"
+    assert none_found("12 flights found\nNo-fee changes on every fare") is None
