@@ -209,8 +209,6 @@ class LLMCognition:
         actions = [a for a in (to_action(d, observation) for d in draft.actions) if a is not None]
         dropped = len(draft.actions) - len(actions)
         undecided = _undecided(draft, actions)
-        if undecided is not None:
-            return rules_instead(undecided, goal, payload, observation, history)
         decision = CognitionDecision(
             decision=draft.decision,
             actions=actions,
@@ -219,7 +217,12 @@ class LLMCognition:
             question=draft.question,
             answer=draft.answer,
         )
-        return guard_low_confidence(decision, goal)
+        guarded = guard_low_confidence(decision, goal)
+        if guarded is not decision:
+            return guarded  # unsure of an irreversible click: the person decides, not the rules instead
+        if undecided is not None:
+            return rules_instead(undecided, goal, payload, observation, history)
+        return decision
 
 
 def _undecided(draft: CognitionDraft, actions: list[dict[str, Any]]) -> str | None:
