@@ -70,7 +70,8 @@ def default_registry(runs_dir: Path, llm: LLMClient | None) -> RunnerRegistry:
     """ACT-family runners: the model decides next actions when one is configured, else the rules."""
     from executor.act import act_runners
     from executor.registry import RunnerRegistry
-    from planner.cognition import Cognition, RuleCognition
+    from planner.cognition import RuleCognition
+    from planner.decisions import Cognition
     from planner.llm_cognition import LLMCognition
 
     cognition: Cognition = LLMCognition(llm) if llm is not None else RuleCognition()

@@ -8,6 +8,8 @@ independently by Playwright's own CSS engine (which pierces open shadow roots) i
 A figure, not a pass/fail test; the aim is a ratio of 0.10 or less on real-sized pages.
 Then, for the pages of tests/fixtures/site/widgets (clickable divs, spans and icons), how many of the
 elements a person can click (marked `data-clickable`) the observation lists, its size and build time.
+Last, on pages whose clickable things were counted by hand (a person's list, written down once from
+the page as shown, in HAND_COUNTS), the visible elements the observation lists beside that count.
 """
 
 from __future__ import annotations
@@ -83,6 +85,7 @@ async def main() -> int:
     median = statistics.median(r[3] for r in rows)
     print(f"median ratio {median:.2f}; every interactive element kept: {all_kept}")
     widgets_kept = await widgets()
+    await hand_counted()
     return 0 if all_kept and widgets_kept else 1
 
 
@@ -111,6 +114,45 @@ async def widgets() -> bool:
                 )
     print(f"every clickable widget listed: {every} (tokens are chars / 4)")
     return every
+
+
+#: Pages and what a person sees to click or type into on them, counted by hand from the page as shown
+#: at 1280x720 (closed dialogs, hidden tabs and collapsed menus not counted).
+HAND_COUNTS: dict[str, tuple[str, str, int, str]] = {
+    "asked-inbox": ("site", "/asked/inbox.html", 12, "4 message rows, a trash and a star icon in each"),
+    "asked-join": (
+        "site",
+        "/asked/join.html",
+        9,
+        "4 nav links, name, email, Create account, news email, Sign up",
+    ),
+    "asked-login": ("site", "/asked/login.html", 3, "username, password, Sign in"),
+    "asked-plans": ("site", "/asked/plans.html", 6, "2 nav links, 3 Sign up buttons, the footer link"),
+    "eval-contact": ("eval", "contact.html", 7, "name, email, phone, subject, message, newsletter box, Send"),
+    "eval-unlabelled": ("eval", "unlabelled.html", 6, "5 fields, Continue"),
+    "eval-wizard": ("eval", "wizard.html", 3, "your name, work email, Next (steps 2-4 hidden)"),
+    "eval-inbox": ("eval", "inbox.html", 6, "6 message links (Archive and Star show once one is open)"),
+    "eval-search": ("eval", "search.html", 2, "search box, Search"),
+    "eval-table": ("eval", "table.html", 2, "the Price and In stock header buttons"),
+    "eval-dialogs": ("eval", "dialogs.html", 5, "2 cookie buttons, Settings, Rename project, Help"),
+    "eval-tabs": ("eval", "tabs.html", 4, "4 tabs (their panels hidden)"),
+    "eval-dates": ("eval", "dates.html", 4, "check-in, check-out, Book now, Open calendar"),
+}
+
+
+async def hand_counted() -> None:
+    """The observation's visible elements on each hand-counted page, beside a person's count."""
+    from evals.site import EvalSite
+
+    print(f"\n{'hand-counted page':<18} {'person':>6} {'found':>6} {'obs tok':>8}  what a person counts")
+    with FixtureSite() as site, EvalSite() as evals:
+        async with await PlaywrightDriver.launch() as driver:
+            for name, (where, path, person, what) in HAND_COUNTS.items():
+                url = site.url(path) if where == "site" else evals.url(path)
+                await driver.perform(parse_action({"kind": "navigate", "url": url}))
+                observation = await driver.observe()
+                found = sum(1 for e in observation.elements if e.visible)
+                print(f"{name:<18} {person:>6} {found:>6} {observation.token_estimate:>8}  {what}")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from playwright.async_api import ElementHandle, Locator, Page
+from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from browser.click_facts import javascript_refusal, read_facts
 from browser.matching import THRESHOLD, Purpose, normalise, similarity
@@ -93,7 +94,14 @@ async def click(session: BrowserSession, action: ClickAction, limit_ms: float) -
     if refused is not None:  # it would run the page's script: never clicked
         blocked = OutcomeStatus.BLOCKED
         return ActionOutcome(kind="click", status=blocked, message=refused, resolved=found.resolved)
-    await found.locator.click(button=action.button, click_count=action.click_count, timeout=limit_ms)
+    mark = session.sent.mark()
+    try:
+        await found.locator.click(button=action.button, click_count=action.click_count, timeout=limit_ms)
+    except PlaywrightTimeout:
+        if not session.sent.since(mark):
+            raise
+        # The press went out and the site is slow to answer: the click's own time does not decide the
+        # outcome; what it sent is awaited within the call's deadline (browser/sent_requests.py).
     return ActionOutcome(kind="click", status=OK, resolved=found.resolved)
 
 

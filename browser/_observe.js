@@ -14,9 +14,61 @@
   // a child with its own handler or name, like a trash icon in a clickable row, still counts).
   const focusable = (el) => { const t = el.getAttribute("tabindex"); return t !== null && t.trim() !== "-1"; };
   const named = (el) => el.hasAttribute("aria-label") || el.hasAttribute("title");
+  // An icon inside a clickable row (a trash or star in an inbox row) is its own thing to click: small,
+  // no words of its own, and drawn by a class, an image or a glyph.
+  const iconLike = (el) => {
+    if (/[\p{L}\p{N}]{2}/u.test(el.textContent || "")) return false;
+    const r = el.getBoundingClientRect();
+    if (r.width < 4 || r.height < 4 || r.width > 64 || r.height > 64) return false;
+    // A holder of icons is not one: only an element whose children, if any, draw it (svg, img, i).
+    if (Array.from(el.children).some((c) => !/^(svg|img|i|use|path)$/i.test(c.tagName))) return false;
+    return el.classList.length > 0 || el.id !== "" || /^(IMG|SVG|I)$/i.test(el.tagName);
+  };
   const clickable = (el, pointer, parentPointer) =>
     el.matches(INTERACTIVE) || focusable(el) || typeof el.onclick === "function"
-    || (pointer && (!parentPointer || named(el)));
+    || (pointer && (!parentPointer || named(el) || iconLike(el)));
+  // Words a class, an id or an image file name says an icon shows ("fa-trash" -> "trash").
+  const ICON_WORDS = /^(trash|delete|remove|bin|star|favou?rite|heart|like|reply|forward|archive|edit|pencil|close|search|menu|cart|basket|bag|share|settings|gear|cog|plus|add|minus|download|upload|print|flag|bookmark|pin|info|help|user|profile|bell|notifications?|mail|send|back|next|prev(ious)?|more|expand|collapse|filter|sort|refresh|copy|lock|unlock|eye|view|calendar|home|logout|login)$/;
+  const iconName = (el) => {
+    const sources = [el, ...el.querySelectorAll("i, svg, span, img, use")].slice(0, 4);
+    for (const node of sources) {
+      const bits = [...(node.classList || []), node.id || "", node.getAttribute("data-icon") || "",
+        node.getAttribute("href") || node.getAttribute("xlink:href") || "",
+        (getComputedStyle(node).content || "") + " " + (getComputedStyle(node).backgroundImage || "")];
+      for (const bit of bits) {
+        for (const word of String(bit).toLowerCase().split(/[^a-z]+/)) {
+          if (ICON_WORDS.test(word)) return word + " icon";
+        }
+      }
+    }
+    return "";
+  };
+  // The row, card or list item an element sits in: what a person reads to tell two "Reply" apart.
+  const ROW = "li, tr, [role=row], [role=listitem], article, [class*=card], [class*=item], [class*=row], [class*=thread]";
+  const contextOf = (el, own) => {
+    const row = el.parentElement && el.parentElement.closest(ROW);
+    if (!row || row === document.body) return "";
+    const text = clean(row.innerText || row.textContent, 200);
+    if (!text || text === own || text.length > 180) return text.length > 180 ? clean(text, 80) : "";
+    return clean(text, 80);
+  };
+  // The form (or search region, or dialog) an element belongs to, numbered in document order, and
+  // the page area it lives in: what grounding uses to keep "submit the form" inside that form.
+  const groups = new Map();
+  const groupOf = (el) => {
+    const g = el.form || el.closest("form, [role=form], [role=search], dialog, [role=dialog]");
+    if (!g) return null;
+    if (!groups.has(g)) groups.set(g, groups.size + start);
+    return groups.get(g);
+  };
+  const areaOf = (el) => {
+    if (el.closest("dialog, [role=dialog], [role=alertdialog]")) return "dialog";
+    if (el.closest("nav, [role=navigation]")) return "nav";
+    if (el.closest("footer, [role=contentinfo]")) return "footer";
+    if (el.closest("header, [role=banner]")) return "header";
+    if (el.closest("aside, [role=complementary]")) return "aside";
+    return "";
+  };
   const SKIP = new Set(["SCRIPT", "STYLE", "NOSCRIPT", "TEMPLATE", "HEAD"]);
   const clean = (s, n) => {
     const t = (s || "").replace(/\s+/g, " ").trim();
@@ -77,6 +129,8 @@
       }
       const text = labels.map((l) => textWithout(l, el)).join(" ");
       if (clean(text, maxName)) return clean(text, maxName);
+      const near = nearbyLabel(el);
+      if (near) return clean(near, maxName);
       return clean(el.getAttribute("title") || el.getAttribute("placeholder") || "", maxName);
     }
     const own = clean(el.innerText || el.textContent, maxName);
@@ -86,7 +140,30 @@
     const inner = el.querySelector && el.querySelector("[aria-label], [title]");
     const icon = el.getAttribute("title") || (img ? img.getAttribute("alt") : "") || (svg ? svg.textContent : "")
       || (inner ? inner.getAttribute("aria-label") || inner.getAttribute("title") : "");
-    return clean(icon || own || "", maxName);
+    return clean(icon || own || iconName(el) || "", maxName);
+  };
+  // A label a person reads as the field's though no `for` ties it: a <label> (or a cell, or a line of
+  // text) that is the only one in the control's own container, or the text right before the control
+  // in reading order. Nearest container first; never a label that another control owns.
+  const CONTROLS = "input:not([type=hidden]):not([type=submit]):not([type=button]), select, textarea";
+  const nearbyLabel = (el) => {
+    let box = el.parentElement;
+    for (let depth = 0; box && depth < 3 && box !== document.body; depth++, box = box.parentElement) {
+      const controls = box.querySelectorAll(CONTROLS);
+      if (controls.length !== 1) break;
+      const label = box.querySelector("label:not([for]), legend, .label, [class*=label]");
+      if (label && !label.contains(el)) return textWithout(label, el);
+      const words = clean(textWithout(box, el), maxName);
+      if (words && words.length <= 60) return words;
+    }
+    const cell = el.closest("td, [role=cell], [role=gridcell]");
+    if (cell && cell.previousElementSibling) return cell.previousElementSibling.innerText || "";
+    let prev = el.previousSibling;
+    while (prev && prev.nodeType === Node.TEXT_NODE && !prev.textContent.trim()) prev = prev.previousSibling;
+    if (prev && prev.nodeType === Node.TEXT_NODE) return prev.textContent;
+    if (prev && prev.nodeType === Node.ELEMENT_NODE && /^(LABEL|SPAN|B|STRONG|DIV|P)$/.test(prev.tagName)
+        && !prev.querySelector(CONTROLS) && !(prev.htmlFor)) return prev.innerText || "";
+    return "";
   };
   const isVisible = (el) => {
     const r = el.getBoundingClientRect();
@@ -109,8 +186,10 @@
           input_type: tag === "input" ? (el.type || "text").toLowerCase() : null,
           value: null, value_hidden: false, checked: null, options: [], placeholder: null, href: null,
           visible: isVisible(el), enabled: !el.matches(":disabled") && el.getAttribute("aria-disabled") !== "true",
-          in_shadow: inShadow,
+          in_shadow: inShadow, context: "", form: null, area: areaOf(el),
         };
+        info.context = contextOf(el, info.name);
+        info.form = groupOf(el);
         const ph = el.getAttribute("placeholder");
         if (ph) info.placeholder = clean(ph, maxName);
         if (tag === "a") info.href = clean(el.getAttribute("href"), 80);

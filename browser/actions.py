@@ -47,6 +47,7 @@ async def perform(session: BrowserSession, action: Action) -> ActionOutcome:
     started = time.perf_counter()
     timeout = float(action.timeout_ms or session.action_timeout_ms)
     guard_mark = len(session.guard_events)
+    sent_mark = session.sent.mark()
     if action.kind in {a.lower() for a in session.policy.blocked_actions}:
         outcome = ActionOutcome(
             kind=action.kind, status=OutcomeStatus.BLOCKED, message=f"{action.kind} is blocked by policy"
@@ -62,6 +63,12 @@ async def perform(session: BrowserSession, action: Action) -> ActionOutcome:
             )
         except Error as exc:
             outcome = ActionOutcome(kind=action.kind, status=OutcomeStatus.ERROR, message=_first_line(exc))
+    if action.kind not in _PASSIVE:  # the site's answers to what the action sent, slow ones too
+        sent = await session.sent.settle(sent_mark, session.navigation_timeout_ms / 1000)
+        if sent:
+            outcome = outcome.model_copy(update={"sent": sent})
+        if any(s.document and s.status is not None for s in sent):
+            await _loaded(session)  # the answer is a page: read it once it stands
     # Both read the page as the action left it and neither changes it: one round trip for the two.
     attempts, title = await asyncio.gather(_drain(session), _title(session))
     await session.workers.judged()  # a worker the action made the page start is reported with it
@@ -88,6 +95,13 @@ def _apply_guards(
     if not reasons or outcome.status is OutcomeStatus.BLOCKED:
         return outcome
     return outcome.model_copy(update={"status": OutcomeStatus.BLOCKED, "message": "; ".join(reasons)})
+
+
+async def _loaded(session: BrowserSession) -> None:
+    try:
+        await session.page.wait_for_load_state("domcontentloaded", timeout=session.navigation_timeout_ms)
+    except Error:
+        return  # it went on elsewhere or failed: what is there is what the outcome reports
 
 
 async def _drain(session: BrowserSession) -> list[str]:

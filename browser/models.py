@@ -309,6 +309,17 @@ class DownloadInfo(Contract):
     suggested_filename: str
 
 
+class SentRequest(Contract):
+    """A request an action sent (browser/sent_requests.py); `status` None: no answer in its time."""
+
+    method: str
+    url: str
+    resource_type: str = ""
+    document: bool = False
+    status: int | None = None
+    failure: str = ""
+
+
 class ActionOutcome(Contract):
     """The typed result of one action; never carries a secret value."""
 
@@ -322,6 +333,7 @@ class ActionOutcome(Contract):
     url_after: str | None = None
     title_after: str | None = None
     download: DownloadInfo | None = None
+    sent: list[SentRequest] = Field(default_factory=list)  # what it sent, with the site's answers
     duration_ms: float = Field(default=0.0, ge=0)
 
     @property
@@ -371,6 +383,9 @@ class ElementInfo(Contract):
     enabled: bool = True
     frame: str = ""
     in_shadow: bool = False
+    context: str = ""  # the row, card or list item it sits in, when that says more than its name
+    form: int | None = None  # the form (search region, dialog) it belongs to, numbered across the page
+    area: str = ""  # "nav", "header", "footer", "aside", "dialog"; "" for the main content
 
     def render(self) -> str:
         """One compact line, e.g. `[3] textbox "Email" =a@b.co` or `[5] password "Password" =[hidden]`."""
@@ -401,6 +416,12 @@ class ElementInfo(Contract):
             parts.append(f"frame={self.frame}")
         if self.in_shadow:
             parts.append("shadow")
+        if self.area:
+            parts.append(self.area)
+        if self.form is not None:
+            parts.append(f"form{self.form}")
+        if self.context:
+            parts.append(f"in {self.context!r}")
         return " ".join(parts)
 
 

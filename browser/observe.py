@@ -68,7 +68,7 @@ async def scan(page: Page, attr: str = INDEX_ATTR, max_text: int = DEFAULT_MAX_C
 
 
 def _redacted(element: ElementInfo, redact: Callable[[str], str]) -> ElementInfo:
-    fields = ("name", "value", "placeholder", "href")
+    fields = ("name", "value", "placeholder", "href", "context")
     update: dict[str, object] = {f: redact(v) for f in fields if isinstance(v := getattr(element, f), str)}
     update["options"] = [redact(o) for o in element.options]
     return element.model_copy(update=update)

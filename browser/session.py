@@ -43,6 +43,7 @@ from browser.quarantine import NO_WEBRTC, REFUSED, Quarantine, silence
 from browser.request_guard import TypedValues, measuring
 from browser.scratch import new_scratch
 from browser.secrets import SecretVault
+from browser.sent_requests import SentLedger
 from browser.socket_guard import SocketGuard
 from browser.submit_guard import INIT_SCRIPT, OFF_SCRIPT, is_unsafe_method
 from browser.unanswered import Unanswered
@@ -99,6 +100,7 @@ class BrowserSession:
             lambda: self.policy.submit_blocked, self.guard_events.append, self.vault.redact
         )
         self.effects = EffectHold()  # requests that would change something wait for the executor's judge
+        self.sent = SentLedger(self.vault.redact)  # what actions send, and the site's answers
         self._pages: list[Page] = []
         self._guard_script: AsyncContextManager | None = None
         self._webrtc_off = False
@@ -168,6 +170,7 @@ class BrowserSession:
         await self._watch_hops()  # redirect hops never pass the route above
         self.context.on("requestfailed", self._on_failed)  # Chromium's own check (local_network.py)
         self.unanswered.install(self.context)
+        self.sent.install(self.context)
         await self.sockets.install(self.context)  # WebSocket messages never pass the route above
         self.context.on("page", self._adopt)
         for page in self.context.pages:

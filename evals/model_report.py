@@ -120,7 +120,7 @@ def plan_totals(shares: Iterable[ModelShare]) -> str:
 
 def progress_line(result: TaskResult) -> str:
     """One line per finished task, for the terminal."""
-    mark = "ok " if result.success else "-- "
+    mark = "ok " if result.success else "FALSE SUCCESS " if result.false_success else "-- "
     line = f"{mark}{result.task_id} ({result.seconds:.1f} s, {result.run_status}"
     m = result.model
     if m.plan != "rules":

@@ -1,23 +1,40 @@
 """The eval's own local website: the bundled pages on 127.0.0.1, and what each page reported.
 
-Pages load state.js, which sends the page's field values and app facts on every input, change and
-click (a synchronous GET to /__state, so the report lands before the agent's action returns). A
-checker reads the last report of its page. POSTs are counted per path (a form that was sent).
+Pages load state.js, which sends the page's field values, app facts and address on every input,
+change and click (a synchronous GET to /__state, so the report lands before the agent's action
+returns). A checker reads the last report of each page. Pages of one site share a small store
+(/__state/store: a cart, which messages were read), kept here so that `reset()` empties it between
+tasks whatever the browser keeps. Every POST is recorded with its path, its fields and the answer
+it got. A `posts.json` anywhere under the pages says what a path needs (`required` names that must
+not be empty, `match` values that must be equal); a post that lacks them is answered with an error
+page and an HTTP error (422, or the rule's `refuse`), as a real site would; an accepted post gets
+the rule's `reply` page, where `{{name}}` is the posted value, or a plain acknowledgement.
 """
 
 from __future__ import annotations
 
+import contextlib
+import html
 import json
+import re
 import threading
 from collections import Counter
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import TracebackType
 from typing import Any
-from urllib.parse import parse_qs, urlsplit
+from urllib.parse import parse_qs, parse_qsl, urlsplit
+
+from evals.checks import EvalTask, Observed, Sent
 
 PAGES = Path(__file__).resolve().parent / "pages"
-_TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8"}
+_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".svg": "image/svg+xml",
+}
+_SLOT = re.compile(r"\{\{(\w+)\}\}")
 
 
 class EvalSite:
@@ -25,9 +42,15 @@ class EvalSite:
 
     def __init__(self, root: Path = PAGES) -> None:
         self.root = root
+        self.rules: dict[str, dict[str, Any]] = {}
+        for rules in sorted(root.rglob("posts.json")):
+            self.rules.update(json.loads(rules.read_text(encoding="utf-8")))
         self._lock = threading.Lock()
         self._states: dict[str, dict[str, Any]] = {}
+        self._store: dict[str, Any] = {}
+        self._sent: list[Sent] = []
         self._posts: Counter[str] = Counter()
+        self._last = ""
         self._server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(self))
         self._server.daemon_threads = True
         self._thread = threading.Thread(target=self._server.serve_forever, name="eval-site", daemon=True)
@@ -50,7 +73,10 @@ class EvalSite:
     def reset(self) -> None:
         with self._lock:
             self._states.clear()
+            self._store.clear()
+            self._sent.clear()
             self._posts.clear()
+            self._last = ""
 
     def state(self, page: str) -> dict[str, Any]:
         with self._lock:
@@ -60,6 +86,20 @@ class EvalSite:
         with self._lock:
             return self._posts["/" + path.lstrip("/")]
 
+    def observe(self, task: EvalTask, answer: str = "", status: str = "") -> Observed:
+        """Everything a checker may read about the run that just ended on this site."""
+        with self._lock:
+            return Observed(
+                state=dict(self._states.get("/" + task.page.lstrip("/"), {})),
+                answer=answer,
+                posts=self._posts["/" + task.post_path.lstrip("/")] if task.post_path else 0,
+                status=status,
+                pages=dict(self._states),
+                sent=tuple(self._sent),
+                store=json.loads(json.dumps(self._store)),
+                last=self._last,
+            )
+
     def _report(self, page: str, raw: str) -> None:
         try:
             state = json.loads(raw)
@@ -68,10 +108,46 @@ class EvalSite:
         if isinstance(state, dict):
             with self._lock:
                 self._states[page] = state
+                self._last = str(state.get("url") or page)
 
-    def _post(self, path: str) -> None:
+    def _keep(self, key: str, raw: str | None) -> bytes:
+        """Sets the store's `key` when a value came (JSON), and answers its value as JSON."""
+        with self._lock:
+            if raw is not None:
+                with contextlib.suppress(json.JSONDecodeError):  # a broken value leaves the old one
+                    self._store[key] = json.loads(raw)
+            return json.dumps(self._store.get(key)).encode()
+
+    def _post(self, path: str, form: dict[str, str]) -> tuple[int, bytes]:
+        """Records a post and gives the site's answer: the rule's reply page or its error page."""
+        rule = self.rules.get(path, {})
+        missing = [name for name in rule.get("required", ()) if not form.get(name, "").strip()]
+        wrong = [name for name, want in rule.get("match", {}).items() if form.get(name) != want]
+        if missing:
+            status, body = 422, _error_page(f"Please fill in: {', '.join(missing)}.")
+        elif wrong:
+            status = int(rule.get("refuse", 422))
+            body = _error_page(str(rule.get("refusal", f"Please check: {', '.join(wrong)}.")))
+        else:
+            status, body = 200, self._reply(rule.get("reply"), form)
         with self._lock:
             self._posts[path] += 1
+            self._sent.append(Sent(path, form, status))
+        return status, body
+
+    def _reply(self, page: str | None, form: dict[str, str]) -> bytes:
+        if not page:
+            return b"<!doctype html><title>Received</title><h1>Thank you, received</h1>"
+        text = (self.root / page).read_text(encoding="utf-8")
+        return _SLOT.sub(lambda m: html.escape(form.get(m[1], "")), text).encode()
+
+
+def _error_page(sentence: str) -> bytes:
+    return (
+        "<!doctype html><html lang=en><head><meta charset=utf-8><title>Error</title></head>"
+        f"<body><h1>Something went wrong</h1><p role=alert>{html.escape(sentence)}</p>"
+        '<p><a href="javascript:history.back()">Go back</a></p></body></html>'
+    ).encode()
 
 
 def _handler(site: EvalSite) -> type[BaseHTTPRequestHandler]:
@@ -88,13 +164,19 @@ def _handler(site: EvalSite) -> type[BaseHTTPRequestHandler]:
 
         def do_GET(self) -> None:
             parts = urlsplit(self.path)
+            query = parse_qs(parts.query)
             if parts.path == "/__state":
-                query = parse_qs(parts.query)
                 site._report(query.get("page", [""])[0], query.get("s", ["{}"])[0])
                 self._send(204, b"")
                 return
+            if parts.path == "/__state/store":
+                value = query["v"][0] if "v" in query else None
+                self._send(200, site._keep(query.get("k", [""])[0], value), "application/json")
+                return
             name = parts.path.lstrip("/") or "index.html"
             file = (site.root / name).resolve()
+            if file.is_dir():
+                file = file / "index.html"
             if not file.is_relative_to(site.root) or not file.is_file():
                 self._send(404, b"<!doctype html><title>Not found</title><h1>Not found</h1>")
                 return
@@ -102,8 +184,8 @@ def _handler(site: EvalSite) -> type[BaseHTTPRequestHandler]:
 
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
-            self.rfile.read(length)
-            site._post(urlsplit(self.path).path)
-            self._send(200, b"<!doctype html><title>Received</title><h1>Thank you, received</h1>")
+            raw = self.rfile.read(length).decode("utf-8", "replace")
+            form = dict(parse_qsl(raw, keep_blank_values=True))
+            self._send(*site._post(urlsplit(self.path).path, form))
 
     return Handler

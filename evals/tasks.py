@@ -1,100 +1,44 @@
 """The bundled task suite: goal-only tasks (what a person would type) and a checker for each.
 
-A checker reads what the page reported (fields and app facts, see evals/site.py), the run's final
-answer, or the form posts the site received; never the agent's own claim of success.
+The core tasks live here; the tasks on the five site-like page sets live in evals/tasks_dev.py and
+evals/tasks_heldout.py. What a checker may read, and when a task counts as solved (its check passes
+and the status is the right one), is in evals/checks.py.
 """
 
 from __future__ import annotations
 
 import fnmatch
-from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Any
+
+from evals.checks import (
+    Check,
+    EvalTask,
+    Observed,
+    answer,
+    app,
+    app_has,
+    both,
+    fields,
+    first_sentence,
+    not_posted,
+    posted,
+    says,
+    says_any,
+)
+from evals.tasks_dev import DEV
+from evals.tasks_heldout import HELDOUT
+
+__all__ = ["TASKS", "EvalTask", "Observed", "first_sentence", "says", "says_any", "select"]
 
 
-@dataclass(frozen=True)
-class Observed:
-    """What a checker may read after a run."""
-
-    state: dict[str, Any]
-    answer: str
-    posts: int
-
-    @property
-    def fields(self) -> dict[str, Any]:
-        return dict(self.state.get("fields") or {})
-
-    @property
-    def app(self) -> dict[str, Any]:
-        return dict(self.state.get("app") or {})
-
-
-Check = Callable[[Observed], bool]
-
-
-@dataclass(frozen=True)
-class EvalTask:
-    task_id: str
-    family: str
-    page: str
-    goal: str  # "{url}" is replaced by the page's address
-    check: Check = field(repr=False)
-    post_path: str = ""
-
-    def text(self, url: str) -> str:
-        return self.goal.format(url=url)
-
-
-def fields(**expected: Any) -> Check:
-    def check(seen: Observed) -> bool:
-        got = seen.fields
-        return all(_same(got.get(k), v) for k, v in expected.items())
-
-    return check
-
-
-def app(**expected: Any) -> Check:
-    def check(seen: Observed) -> bool:
-        got = seen.app
-        return all(_same(got.get(k), v) for k, v in expected.items())
-
-    return check
-
-
-def app_has(key: str, item: str) -> Check:
-    return lambda seen: item in (seen.app.get(key) or [])
-
-
-def answer(*words: str) -> Check:
-    return lambda seen: all(w.casefold() in seen.answer.casefold() for w in words)
-
-
-def posted(seen: Observed) -> bool:
-    return seen.posts > 0
-
-
-def both(*checks: Check) -> Check:
-    return lambda seen: all(c(seen) for c in checks)
-
-
-def not_posted(check: Check) -> Check:
-    """The goal said not to send: the fields must be right and nothing may have left the page."""
-    return lambda seen: seen.posts == 0 and check(seen)
-
-
-def _same(got: Any, want: Any) -> bool:
-    if isinstance(want, str) and isinstance(got, str):
-        return got.strip().casefold() == want.strip().casefold()
-    return bool(got == want)
-
-
-def _t(task_id: str, page: str, goal: str, check: Check, post_path: str = "") -> EvalTask:
-    return EvalTask(task_id, task_id.rsplit("-", 1)[0], page, goal, check, post_path)
+def _t(
+    task_id: str, page: str, goal: str, check: Check, post_path: str = "", *, satisfiable: bool = True
+) -> EvalTask:
+    return EvalTask(task_id, task_id.rsplit("-", 1)[0], page, goal, check, post_path, satisfiable)
 
 
 ADA = {"name": "Ada Lovelace", "email": "ada@example.com"}
 
-TASKS: tuple[EvalTask, ...] = (
+CORE: tuple[EvalTask, ...] = (
     # forms: labelled fields, a select, a checkbox, a send
     _t("forms-01", "contact.html", "Open {url} and fill the contact form with name Ada Lovelace and email "
        "ada@example.com. Do not send it.", not_posted(fields(**ADA)), "/contact"),
@@ -182,14 +126,22 @@ TASKS: tuple[EvalTask, ...] = (
        answer("25")),
 )  # fmt: skip
 
+#: The core tasks, then the ones on the five site-like page sets (written before any rule was tuned
+#: on them): the dev half, read while changing rules, and the held-out half, never read then.
+TASKS: tuple[EvalTask, ...] = CORE + DEV + HELDOUT
+
 
 def select(pattern: str | None) -> list[EvalTask]:
-    """Tasks whose id matches a glob (`forms-*`), a family name, or a comma-separated list of either."""
+    """Tasks whose id matches a glob (`forms-*`), a family name, a split name (`heldout`), or a
+    comma-separated list of these."""
     if not pattern:
         return list(TASKS)
     wanted = [p.strip() for p in pattern.split(",") if p.strip()]
     return [
         t
         for t in TASKS
-        if any(fnmatch.fnmatch(t.task_id, p) or t.family == p or t.task_id.startswith(p) for p in wanted)
+        if any(
+            fnmatch.fnmatch(t.task_id, p) or p in (t.family, t.split) or t.task_id.startswith(p)
+            for p in wanted
+        )
     ]

@@ -58,23 +58,44 @@ def _renumber_markers(text: str, renumber: dict[int, int]) -> str:
     return re.sub(r"(\[\d+\])(?:\1)+", r"\1", text)
 
 
+def _not_done(run: StepRunV1) -> str:
+    """A failed step in one sentence a person reads: what was not done and why (its own words)."""
+    error = (run.error or run.error_code or "it failed").strip()
+    return f"Not done: {error}" if error.endswith((".", "!", "?")) else f"Not done: {error}."
+
+
 class AnswerAssembler:
     def assemble(
         self,
         step_runs: Sequence[StepRunV1],
         evidence: Sequence[EvidenceItem],
         actions: Sequence[str],
+        *,
+        waiting: str | None = None,
+        optional: frozenset[str] = frozenset(),
     ) -> tuple[str, list[Citation]]:
+        """The answer: what was not done first (so it can never read as done), then what the steps
+        found or did, cited; `waiting` is the question a paused run waits on. A failed `optional` step
+        (a web search beside the page the task named) is a note at the end, not what was asked."""
         citations, renumber = citations_for(evidence)
-        parts = [_renumber_markers(t, renumber) for t in _texts(step_runs)]
-        parts += [f"Not done: {r.step_id} {r.status.lower()}: {r.error}" for r in step_runs
-                  if r.status is StepStatus.FAILED and r.error]  # fmt: skip
+        failed = [r for r in step_runs if r.status is StepStatus.FAILED]
+        parts = [" ".join(_not_done(r) for r in failed if r.step_id not in optional)]
+        parts = [p for p in parts if p]
+        if waiting:
+            parts.append(f"Waiting for you: {waiting}")
+        parts += [_renumber_markers(t, renumber) for t in _texts(step_runs)]
         if not parts and citations:
             parts.append(
                 "Findings: "
                 + " ".join(
                     f"{c.snippet.strip()[:160]} [{c.number}]" for c in citations[:5] if c.snippet.strip()
                 )
+            )
+        notes = [r for r in failed if r.step_id in optional]
+        if notes:
+            parts.append(
+                "Note: "
+                + " ".join(f"an optional step did not finish ({r.error or r.error_code})." for r in notes)
             )
         if actions:
             parts.append(f"Actions taken ({len(actions)}): " + ", ".join(actions[:20]))
@@ -84,5 +105,15 @@ class AnswerAssembler:
                 + "\n".join(f"[{c.number}] {c.title or c.source_url} <{c.source_url}>" for c in citations)
             )
         if not parts:
-            parts.append(f"Ran {len(step_runs)} steps; no evidence was gathered.")
+            parts.append(_nothing_found(step_runs, actions))
         return "\n\n".join(parts), citations
+
+
+def _nothing_found(step_runs: Sequence[StepRunV1], actions: Sequence[str]) -> str:
+    """What a run that produced no text did, counted in what it touched (not in steps)."""
+    acted = sum(
+        r.outputs.get("ui_actions", 0) for r in step_runs if isinstance(r.outputs.get("ui_actions"), int)
+    )
+    if acted:
+        return f"No answer to give: {acted} action(s) were taken on the page and nothing was read."
+    return "No answer to give: nothing was read and nothing was done on a page."

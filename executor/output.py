@@ -71,4 +71,5 @@ class OutputFormatter:
             RunStatus.NEEDS_CLARIFICATION,
             reason=reason,
             pending=PendingUserInput(kind="CLARIFICATION", message=question, question=question),
+            answer=f"Nothing was done yet. Waiting for you: {question}",
         )

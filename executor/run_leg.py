@@ -121,7 +121,11 @@ class Leg:
     ) -> RunBundleV1:
         state, ledger = self.state, self.ledger
         runs = list(state.step_runs.values())
-        answer, citations = AnswerAssembler().assemble(runs, ledger.items, state.actions)
+        waiting = (pending.question or pending.message) if pending is not None else None
+        optional = frozenset(s.step_id for s in state.plan.steps if s.optional)
+        answer, citations = AnswerAssembler().assemble(
+            runs, ledger.items, state.actions, waiting=waiting, optional=optional
+        )
         instead = run_sentence(state.plan, [r.outputs for r in runs])  # said once, in words
         if instead:
             answer = f"{answer}\n\n{instead}"

@@ -12,6 +12,13 @@ from typing import Any
 
 from planner import lexicon as lx
 from planner._text import Text, collapse_spaces, fold, has_terms, search_terms
+from planner.ask_steps import segments
+from planner.asks import (
+    AnswerAsk,
+    AskList,
+    FillAsk,
+    meaningful_unread,
+)
 from planner.gates import make_gate
 from planner.models import (
     Budget,
@@ -28,8 +35,8 @@ from planner.models import (
     VerifyCriteria,
 )
 from planner.router import Route
-from planner.signals import Signals, blank
-from planner.step_names import act_name, open_name, read_state_name
+from planner.signals import Signals, blank, without_negated
+from planner.step_names import act_name, ask_step_name, open_name, read_state_name
 from planner.subqueries import generate_sub_queries
 
 
@@ -82,7 +89,7 @@ class _Draft:
 def action_clause(spec: TaskSpecV1) -> str:
     """The task from its first action verb on: the goal an ACT step pursues."""
     text = Text(spec.user_query)
-    hits = search_terms(blank(text, lx.NOT_ACTION), lx.ACTION)
+    hits = search_terms(without_negated(blank(text, lx.NOT_ACTION)), lx.ACTION)
     start = hits[0].start() if hits else 0
     return collapse_spaces(text.original[start:]) or collapse_spaces(spec.user_query)
 
@@ -106,8 +113,26 @@ def research_urls(spec: TaskSpecV1) -> list[str]:
         return urls
     if spec.intent is Intent.RESEARCH_THEN_ACTION:
         clause = action_clause(spec)
-        return [u for u in urls if u not in clause]
+        before = [u for u in urls if u not in clause]
+        if before or has_terms(Text(spec.user_query), _WEB_WORDS) or not urls:
+            return before
+        # "On URL, sign me up for a plan that covers 80 users": the one page named is where to choose
+        return urls[:1] if any(isinstance(a, AnswerAsk) for a in spec.asks.asks) else []
     return []
+
+
+#: Words that ask for the web beyond the page the task names ("compare with reviews online").
+_WEB_WORDS = ("search the web", "on the web", "online", "other sites", "other sources", "reviews", "news",
+              "google", "tìm trên mạng", "nguồn khác")  # fmt: skip
+
+
+def _page_answers(spec: TaskSpecV1) -> bool:
+    """The task asks about the page it names: no web search is sent for it (nothing about the task
+    leaves for a public engine) unless the person asked for the web ("compare with reviews")."""
+    questions = [a for a in spec.asks.asks if isinstance(a, AnswerAsk)]
+    if spec.intent is Intent.ACTION_THEN_RESEARCH and any(q.expects == "text" for q in questions):
+        return False  # "what does my plan include": the person's state, explained from the sources
+    return bool(questions) and not has_terms(Text(spec.user_query), _WEB_WORDS)
 
 
 def _research(d: _Draft, after: list[str], *, optional_retrieve: bool = False) -> list[str]:
@@ -121,7 +146,8 @@ def _research(d: _Draft, after: list[str], *, optional_retrieve: bool = False) -
         for i, url in enumerate(dict.fromkeys(urls), 1):
             made.append(d.add(f"stp_o{i}", StepType.OPEN_URL, open_name(url), after, inputs={"url": url}))
     opened = bool(made)
-    if not made or flags.compare or flags.news or flags.data:
+    on_page = (opened or any(s.type is StepType.OPEN_URL for s in d.steps)) and _page_answers(spec)
+    if (not made and not on_page) or ((flags.compare or flags.news or flags.data) and not on_page):
         d.sub_queries = generate_sub_queries(
             spec, compare=flags.compare, data=flags.data, news=flags.news, state=bool(after)
         )
@@ -144,7 +170,7 @@ def _research(d: _Draft, after: list[str], *, optional_retrieve: bool = False) -
                 "stp_f1",
                 StepType.FETCH_DATA,
                 "Parse tables into records",
-                list(made),
+                [*after, *made],
                 optional=True,
                 inputs={"from": "evidence", "extract": "tables"},
             )
@@ -154,11 +180,10 @@ def _research(d: _Draft, after: list[str], *, optional_retrieve: bool = False) -
     elif spec.intent is Intent.ACTION_THEN_RESEARCH:
         purpose, name, optional = "compare_state_with_sources", "Explain the state against the sources", False
     else:
-        purpose, name, optional = (
-            "score_and_prepare_payload",
-            "Score, recommend and prepare the payload",
-            True,
-        )
+        # A question about the named page, asked before acting ("a plan that covers 80 users"), must
+        # be answered first: when the page says no option meets it, nothing is done on its strength.
+        purpose, name = "score_and_prepare_payload", "Score, recommend and prepare the payload"
+        optional = not on_page
     made.append(
         d.add(
             "stp_c1",
@@ -188,8 +213,46 @@ def _final_kind(d: _Draft) -> GateKind | None:
     return None
 
 
+def _segment_name(d: _Draft, kind: GateKind, part: AskList, *, first: bool) -> str:
+    """A step's name in the person's words: "Sign in", "Prefill the signup form", "Confirm the submit"."""
+    no_submit = d.spec.constraints.no_submit
+    if kind is GateKind.LOGIN:
+        return "Fill the sign-in form (no submit)" if no_submit else "Sign in"
+    if first:
+        return act_name(d.spec.user_query, d.signals.flags, no_submit=no_submit)
+    if kind in (GateKind.SUBMIT, GateKind.SEND, GateKind.PAYMENT, GateKind.DELETE, GateKind.PURCHASE):
+        return f"Confirm the {kind.value}"
+    return ask_step_name(part, no_submit=no_submit)
+
+
+def _act_on_asks(d: _Draft, after: list[str], asks: AskList) -> list[str]:
+    """ACT steps that do what was asked, in order, each checked against its asks afterwards: the
+    asks ride in its inputs, the goal says them in words; each step's gate allows exactly what its
+    asks need (a send, a delete), and every risky click still clears its own gate when it comes."""
+    url = start_url(d.spec, d.context)
+    made: list[str] = []
+    for n, (kind, part) in enumerate(segments(asks, no_submit=d.spec.constraints.no_submit)):
+        step_id = "stp_a0" if kind is GateKind.LOGIN and n == 0 else f"stp_a{n + 1}"
+        name = _segment_name(d, kind, part, first=not [m for m in made if m != "stp_a0"])
+        gate = d.gate(kind, name.lower())
+        values = {a.value for a in part.asks if isinstance(a, FillAsk)}
+        payload = {k: v for k, v in d.spec.payload.items() if v in values}
+        inputs: dict[str, Any] = {"goal": part.describe(), "payload": payload,
+                                  "asks": part.model_dump(mode="json"),
+                                  **({"url": url} if url and not made else {})}  # fmt: skip
+        blueprint = ["open", "locate", "fill", "verify", "stop"] if kind is GateKind.ACTION else [
+            "locate", kind.value, "verify"]  # fmt: skip
+        made.append(d.add(step_id, StepType.ACT, name, made[-1:] or after, policy_gate_id=gate, inputs=inputs,
+                          config={"blueprint": blueprint}))  # fmt: skip
+    return made
+
+
 def _act(d: _Draft, after: list[str], *, read_state: bool) -> list[str]:
     """The act blueprint: [sign in ->] open -> locate -> fill -> verify -> stop [-> submit step]."""
+    asks = d.spec.asks
+    acting = [a for a in asks.asks if a.kind != "answer" or d.spec.intent is Intent.ACTION]
+    if not read_state and any(a.kind != "answer" for a in acting) and not meaningful_unread(asks):
+        return _act_on_asks(d, after, asks.model_copy(update={"asks": acting}))
     url = start_url(d.spec, d.context)
     payload = dict(d.spec.payload)
     goal = action_clause(d.spec)

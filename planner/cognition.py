@@ -12,41 +12,21 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from difflib import SequenceMatcher
-from typing import Any, Literal, Protocol
-
-from pydantic import BaseModel, Field
+from functools import lru_cache
+from typing import Any
 
 from browser.models import ElementInfo, Observation
+from common.secrecy import has_placeholder
 from planner._text import Text, fold, has_terms
+from planner.ask_cognition import decide_asks
+from planner.ask_reader import read_asks
+from planner.asks import AskList, FillAsk, SubmitAsk
+from planner.decisions import Cognition, CognitionDecision, HistoryEntry
 from planner.payload import FIELD_WORDS
 from planner.press import done_pressing, press_goal, press_target
 
-Decision = Literal["answer", "act", "request_info", "reject", "noop"]
 LOW_CONFIDENCE = 0.5
 MATCH_THRESHOLD = 0.6
-
-
-class HistoryEntry(BaseModel):
-    """One action the loop performed and how it went (ActionOutcome.status)."""
-
-    action: dict[str, Any]
-    status: str = "ok"
-    message: str = ""
-
-
-class CognitionDecision(BaseModel):
-    decision: Decision
-    actions: list[dict[str, Any]] = Field(default_factory=list)
-    confidence: float = Field(ge=0.0, le=1.0)
-    rationale: str = ""
-    answer: str | None = None
-    question: str | None = None
-
-
-class Cognition(Protocol):
-    async def decide(
-        self, goal: str, payload: dict[str, str], observation: Observation, history: Sequence[HistoryEntry]
-    ) -> CognitionDecision: ...
 
 
 _EXTRA_WORDS: dict[str, tuple[str, ...]] = {
@@ -185,10 +165,55 @@ def _clicked(el: ElementInfo, history: Sequence[HistoryEntry]) -> bool:
     )
 
 
+def asks_of(goal: str, payload: dict[str, str]) -> AskList:
+    """What a step's goal asks for (empty for goals the older rules read, e.g. reading the state)."""
+    if goal.lower().startswith("read the current state"):
+        return AskList()
+    return _asks_of(goal, tuple(sorted(payload.items())))
+
+
+@lru_cache(maxsize=256)
+def _asks_of(goal: str, payload: tuple[tuple[str, str], ...]) -> AskList:
+    """The goal's asks; the payload's secrets and shaped values (an e-mail, a date) join them when the
+    goal's words did not name them (a model's plan may carry them only in the payload)."""
+    asks = read_asks(goal)
+    if not asks.asks:
+        return asks
+    named = {fold(a.field.lower()) for a in asks.asks if isinstance(a, FillAsk)}
+    named_values = {a.value for a in asks.asks if isinstance(a, FillAsk)}
+    sends = any(isinstance(a, SubmitAsk) for a in asks.asks)  # "sign in": the payload is what it sends
+    extra = [
+        FillAsk(field=key.replace("_", " "), value=value)
+        for key, value in payload
+        if value not in named_values
+        and fold(key.replace("_", " ")) not in named
+        and (
+            sends or has_placeholder(value) or key in ("email", "phone", "date", "date_of_birth", "password")
+        )
+    ]
+    return asks.model_copy(update={"asks": [*extra, *asks.asks]}) if extra else asks
+
+
+class AskCognition:
+    """The rule policy bound to one step's asks (planner/ask_cognition.py)."""
+
+    def __init__(self, asks: AskList) -> None:
+        self.asks = asks
+
+    async def decide(
+        self, goal: str, payload: dict[str, str], observation: Observation, history: Sequence[HistoryEntry]
+    ) -> CognitionDecision:
+        return decide_asks(self.asks, observation, history)
+
+
 def rule_decide(
     goal: str, payload: dict[str, str], observation: Observation, history: Sequence[HistoryEntry]
 ) -> CognitionDecision:
-    """The rule policy: fill what the payload names, click what the goal names, then finish."""
+    """The rule policy: follow the goal's asks when it reads as asks (planner/ask_cognition.py);
+    otherwise fill what the payload names, click what the goal names, then finish."""
+    asks = asks_of(goal, payload)
+    if asks.asks:
+        return decide_asks(asks, observation, history)
     if goal.lower().startswith("read the current state"):
         if any(h.action.get("kind") == "extract" and h.status == "ok" for h in history):
             return CognitionDecision(
@@ -302,7 +327,11 @@ def guard_low_confidence(decision: CognitionDecision, goal: str) -> CognitionDec
 
 
 class RuleCognition:
-    """Cognition without a model (the default offline)."""
+    """Cognition without a model (the default offline). `with_asks` binds it to a step's asks from the
+    plan, so the step does what the plan says it was asked, not what its goal's words read as."""
+
+    def with_asks(self, asks: AskList) -> Cognition:
+        return AskCognition(asks)
 
     async def decide(
         self, goal: str, payload: dict[str, str], observation: Observation, history: Sequence[HistoryEntry]

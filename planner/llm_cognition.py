@@ -19,13 +19,8 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
 from browser.models import Observation, parse_action
-from planner.cognition import (
-    LOW_CONFIDENCE,
-    CognitionDecision,
-    HistoryEntry,
-    guard_low_confidence,
-    rule_decide,
-)
+from planner.cognition import LOW_CONFIDENCE, guard_low_confidence, rule_decide
+from planner.decisions import CognitionDecision, HistoryEntry
 from planner.llm import LLMClient, LLMError
 from planner.page_view import current_picture
 from planner.untrusted import RULE, fence
@@ -214,8 +209,6 @@ class LLMCognition:
         actions = [a for a in (to_action(d, observation) for d in draft.actions) if a is not None]
         dropped = len(draft.actions) - len(actions)
         undecided = _undecided(draft, actions)
-        if undecided is not None:
-            return rules_instead(undecided, goal, payload, observation, history)
         decision = CognitionDecision(
             decision=draft.decision,
             actions=actions,
@@ -224,7 +217,12 @@ class LLMCognition:
             question=draft.question,
             answer=draft.answer,
         )
-        return guard_low_confidence(decision, goal)
+        guarded = guard_low_confidence(decision, goal)
+        if guarded is not decision:
+            return guarded  # unsure of an irreversible click: the person decides, not the rules instead
+        if undecided is not None:
+            return rules_instead(undecided, goal, payload, observation, history)
+        return decision
 
 
 def _undecided(draft: CognitionDraft, actions: list[dict[str, Any]]) -> str | None:

@@ -25,6 +25,7 @@ from common.contracts import new_id as new_id
 from common.contracts import utc_now as utc_now
 from common.secrecy import NAME as SECRET_NAME
 from common.secrecy import placeholder
+from planner.asks import AskList
 from planner.metering import ModelUsage
 
 # --- enums -------------------------------------------------------------------------------------
@@ -235,6 +236,8 @@ class TaskSpecV1(Contract):
     risk_flags: list[RiskFlag] = Field(default_factory=list)
     payload: dict[str, str] = Field(default_factory=dict)
     secrets: list[SecretRef] = Field(default_factory=list)
+    #: What the person asked for, as checkable claims, and what they ruled out (planner/asks.py).
+    asks: AskList = Field(default_factory=AskList)
 
 
 # --- the plan -----------------------------------------------------------------------------------
@@ -250,7 +253,7 @@ class SubQuery(Contract):
 ID_PATTERN = r"^[A-Za-z0-9][A-Za-z0-9_:-]*(?:\.[A-Za-z0-9_:-]+)*$"
 SafeId = Annotated[str, StringConstraints(pattern=ID_PATTERN, max_length=128)]
 #: Inputs that make a step act on the page whatever its type says.
-_ACTING_INPUTS = ("actions", "payload")
+_ACTING_INPUTS = ("actions", "payload", "asks")
 
 
 class Step(Contract):

@@ -26,13 +26,15 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     "address": ("address", "địa chỉ"),
     "city": ("city", "thành phố", "tỉnh"),
     "job_title": ("job title", "position", "chức vụ", "vị trí"),
-    "message": ("message", "note", "comment", "lời nhắn", "ghi chú", "nội dung"),
+    "message": ("message", "note", "comment", "reply", "your reply", "body", "lời nhắn", "ghi chú",
+                "nội dung"),
     "website": ("website", "trang web"),
     "password": ("password", "mật khẩu"),
     "date_of_birth": ("date of birth", "birth date", "birthday", "dob", "ngày sinh"),
     "date": ("date", "appointment date", "ngày hẹn"),
     "amount": ("amount", "số tiền", "budget", "ngân sách"),
     "quantity": ("quantity", "qty", "số lượng"),
+    "postcode": ("postcode", "post code", "postal code", "zip code", "zip", "mã bưu chính", "mã bưu điện"),
 }  # fmt: skip
 _WORD_TO_KEY = {w: k for k, words in FIELD_WORDS.items() for w in words}
 _ALL_WORDS = tuple(_WORD_TO_KEY)

@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+from planner import lexicon as lx
+from planner._text import Text, has_terms
+from planner.ask_reader import VERB_OBJECT
+from planner.asks import meaningful_unread
 from planner.builders import TOP_K, build_plan
-from planner.models import ContextPack, ExecutionPlan, StepType
-from planner.router import select_mode
+from planner.models import ContextPack, ExecutionPlan, Intent, PlanMode, PlanStatus, StepType, TaskSpecV1
+from planner.router import Route, select_mode
 from planner.signals import extract_signals
 from planner.understand import Understanding, understand
 
@@ -16,8 +20,30 @@ def plan_rules(task: str | Understanding, context: ContextPack | None = None) ->
     understood = task if isinstance(task, Understanding) else understand(task, context)
     ctx = context or understood.context
     signals = extract_signals(understood.spec, ctx, understood.flags)
-    route = select_mode(understood.spec, signals)
+    route = unread_route(understood.spec) or select_mode(understood.spec, signals)
     return build_plan(understood.spec, ctx, signals, route)
+
+
+def unread_route(spec: TaskSpecV1) -> Route | None:
+    """A task on a page that the rules could not read at all is a question up front ("what should I
+    click for 'frobnicate the synergies'?"), never a plan that does something else."""
+    asks = spec.asks
+    if asks.asks or not meaningful_unread(asks) or has_terms(Text(spec.user_query), lx.CHANGE):
+        return None  # a verb the older rules know ("upload my CV") is theirs to plan
+    if spec.intent is Intent.RESEARCH:
+        return None  # a question is researched; what it did not name is said with the answer
+    if spec.intent not in (Intent.UNCLEAR, Intent.ACTION) and not any(
+        VERB_OBJECT.match(part) for part in meaningful_unread(asks)
+    ):
+        return None  # "check my account and explain": reading the state answers it
+    said = "; ".join(f'"{u}"' for u in meaningful_unread(asks))
+    if spec.constraints.language == "vi":
+        question = (
+            f"Tôi không hiểu phải làm gì với {said} trên trang này. Bạn muốn tôi điền gì hoặc bấm vào đâu?"
+        )
+    else:
+        question = f"I could not tell what to do for {said} on this page. What should I fill in or click?"
+    return Route(PlanMode.CLARIFY, PlanStatus.NEEDS_CLARIFICATION, ["CLARIFY:unread_task"], question)
 
 
 def widen_research(plan: ExecutionPlan) -> ExecutionPlan:

@@ -57,6 +57,17 @@ def blank(text: Text, phrases: tuple[str, ...]) -> Text:
     return Text("".join(chars))
 
 
+#: "do not delete any of my files": a verb the person ruled out is no action to take.
+_NEGATED = re.compile(r"(?i)\b(?:do\s+not|don[’']?t|never|without|đừng|không\s+được)\s+[\w-]+")
+
+
+def without_negated(text: Text) -> Text:
+    """The text with each ruled-out verb ("do not delete", "đừng xoá") blanked (same length)."""
+    if not _NEGATED.search(text.original):
+        return text
+    return Text(_NEGATED.sub(lambda m: " " * len(m.group(0)), text.original))
+
+
 def _without_urls(text: Text) -> Text:
     """URLs blanked: "/post/3" or "/visit" in an address is no verb."""
     if not _URL.search(text.original):
@@ -65,7 +76,7 @@ def _without_urls(text: Text) -> Text:
 
 
 def read_flags(text: Text) -> TextFlags:
-    action_text = _without_urls(blank(text, _NOT_ACTION))
+    action_text = _without_urls(without_negated(blank(text, _NOT_ACTION)))
     meaning = read_meaning(text, action_text)
     research = meaning.reads or (has_terms(text, lx.DATA_WORDS) and _NAMES_PAGE.search(text.folded))
     return TextFlags(

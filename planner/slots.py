@@ -56,6 +56,25 @@ def date_value(raw: str) -> str | None:
     return None
 
 
+_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
+           "november", "december")  # fmt: skip
+
+
+def long_date(raw: str) -> str | None:
+    """'2 April 2027' or 'April 2, 2027' (a month written out, or its first three letters) -> '2027-04-02'."""
+    m = re.match(r"(?i)^(\d{1,2})(?:st|nd|rd|th)?\s+([a-z]+)\.?,?\s+(\d{4})", raw.strip()) or None
+    day, month, year = (m.group(1), m.group(2), m.group(3)) if m else (None, None, None)
+    if m is None:
+        m = re.match(r"(?i)^([a-z]+)\.?\s+(\d{1,2})(?:st|nd|rd|th)?,?\s+(\d{4})", raw.strip())
+        if m is None:
+            return None
+        month, day, year = m.group(1), m.group(2), m.group(3)
+    number = next((i for i, name in enumerate(_MONTHS, 1) if name.startswith(str(month).lower()[:3])), None)
+    if number is None or not 1 <= int(str(day)) <= 31:
+        return None
+    return f"{year}-{number:02d}-{int(str(day)):02d}"
+
+
 def amount_value(raw: str) -> str | None:
     """'5tr' -> '5000000 VND', '500k' -> '500000 VND', '200.000đ' -> '200000 VND', '$99.5' -> '99.5 USD'."""
     m = _MONEY.match(raw.strip())

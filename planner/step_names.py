@@ -11,6 +11,7 @@ from urllib.parse import urlsplit
 
 from planner import lexicon as lx
 from planner._text import Text, collapse_spaces, search_terms
+from planner.asks import AskList
 from planner.signals import TextFlags, blank
 
 _URL = re.compile(r"https?://\S+|(?<![@\w.])[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?:/\S*)?", re.IGNORECASE)
@@ -76,3 +77,15 @@ def act_name(task: str, flags: TextFlags, *, no_submit: bool) -> str:
     clause = " ".join(clause.split()[:_MAX_WORDS])
     clause = _TRAILING.sub("", clause).strip()
     return clause[:1].upper() + clause[1:] if clause else "Do the task on the page"
+
+
+def ask_step_name(asks: AskList, *, no_submit: bool) -> str:
+    """ "Fill name, email and subject; don't send", "Search for "blue mug"": the asks, short."""
+    parts = [a.describe() for a in asks.asks if a.kind != "answer"][:3]
+    if len(asks.asks) > 3:
+        parts.append("…")
+    name = "; ".join(parts) or "Do the task on the page"
+    if no_submit or asks.forbidden:
+        name += "; don't " + (" or ".join(asks.forbidden[:2]) or "submit")
+    name = name[:1].upper() + name[1:]
+    return name if len(name) <= 90 else name[:89] + "…"

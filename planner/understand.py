@@ -6,12 +6,16 @@ ever reads a password, token or card number: only `Understanding.secrets` holds 
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 
 from pydantic import SecretStr
 
 from planner import lexicon as lx
 from planner._text import Text, has_terms, search_terms
+from planner.ask_reader import read_asks
+from planner.ask_words import SUBMITTING
+from planner.asks import AnswerAsk, Ask, AskList
 from planner.context import build_context, detect_language
 from planner.entities import extract_entities
 from planner.models import Constraints, ContextPack, Entity, Intent, RiskFlag, TaskSpecV1
@@ -70,6 +74,38 @@ def intent_of(flags: TextFlags) -> Intent:
     return Intent.UNCLEAR
 
 
+def _with_asks(intent: Intent, asks: AskList, has_page: bool) -> Intent:
+    """Asks that act on a named page ("search the shop for blue mug", "sort the table by price",
+    "archive the newsletter") make the task act; questions about the page whose only acting words
+    were ruled out ("which plan suits us? Do not sign up") make it read. Research the person asked
+    for (the best, the cheapest, a question first) keeps research before the action."""
+    if not has_page or not asks.asks:
+        return intent
+    acting = [a for a in asks.asks if a.kind != "answer"]
+    if not acting:
+        ruled_out = bool(asks.forbidden) and not asks.unread
+        return Intent.RESEARCH if ruled_out and intent is not Intent.ACTION_THEN_RESEARCH else intent
+    if intent in (Intent.RESEARCH, Intent.UNCLEAR):
+        return Intent.ACTION
+    if intent is Intent.RESEARCH_THEN_ACTION and not any(_weighs(a) for a in asks.asks) and not asks.unread:
+        return Intent.ACTION  # "search the shop", "go through the wizard": the page's own words, not research
+    return intent
+
+
+#: Words that ask to weigh options: research before acting.
+_WEIGHING = re.compile(
+    r"(?i)\b(?:best|better|cheapest|most|least|top|good|great|right|affordable|suit|fit|reviews?|rated|compare|"
+    r"which|recommend|tốt nhất|rẻ nhất|phù hợp|nhất|tot nhat|re nhat)\b"
+)
+
+
+def _weighs(ask: Ask) -> bool:
+    if isinstance(ask, AnswerAsk):
+        return True
+    text = {"search": "query", "choose": "option", "press": "item"}.get(ask.kind)
+    return bool(text and _WEIGHING.search(str(getattr(ask, text, ""))))
+
+
 def domain_of(text: Text) -> str | None:
     best: tuple[int, str | None] = (0, None)
     for domain, words in DOMAINS.items():
@@ -106,6 +142,9 @@ def understand(task: str, context: ContextPack | None = None) -> Understanding:
     context = context or build_context(scan.text)
     entities, budget, deadline = extract_entities(text)
     intent = intent_of(flags)
+    asks = read_asks(scan.text)
+    has_page = any(e.kind == "url" for e in entities) or bool(context.active_tab.url)
+    intent = _with_asks(intent, asks, has_page)
     acting = intent not in (Intent.RESEARCH, Intent.UNCLEAR)
     payload = extract_payload(text) if acting else {}
     for ref in scan.refs:
@@ -122,7 +161,7 @@ def understand(task: str, context: ContextPack | None = None) -> Understanding:
     entities += [Entity(kind="name" if k == "name" else "company", value=v) for v, k in named.items()]
     research = intent in (Intent.RESEARCH, Intent.RESEARCH_THEN_ACTION, Intent.ACTION_THEN_RESEARCH)
     constraints = Constraints(
-        no_submit=flags.no_submit,
+        no_submit=flags.no_submit or any(f in SUBMITTING for f in asks.forbidden),
         must_have_citations=research or (flags.citations and intent is not Intent.UNCLEAR),
         language=detect_language(scan.text),
         deadline=deadline,
@@ -137,5 +176,6 @@ def understand(task: str, context: ContextPack | None = None) -> Understanding:
         risk_flags=risks_of(text, flags, intent, payload, len(scan.refs)),
         payload=payload,
         secrets=scan.refs,
+        asks=asks if has_page else AskList(forbidden=asks.forbidden),
     )
     return Understanding(spec=spec, context=context, secrets=scan.values, flags=flags)

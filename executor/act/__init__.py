@@ -10,7 +10,7 @@ from executor.act.guards import ActStopped, LoopLimits
 from executor.act.runner import ActRunner
 from executor.memory import MemoryStore
 from executor.registry import StepRunner
-from planner.cognition import Cognition
+from planner.decisions import Cognition
 
 ACT_STEP_TYPES = ("ACT", "FORM_FILL", "CLICK_NAV", "DOWNLOAD_FILE")
 

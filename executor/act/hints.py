@@ -12,13 +12,19 @@ from typing import Any
 
 from browser.models import ElementInfo, Observation
 from common.secrecy import has_placeholder
-from planner.cognition import Cognition, CognitionDecision, HistoryEntry, fillable, norm
+from planner.asks import AskList
+from planner.cognition import asks_of, fillable, norm
+from planner.decisions import AsksAware, Cognition, CognitionDecision, HistoryEntry
 
 
 class HintedCognition:
     def __init__(self, inner: Cognition, hints: Mapping[str, Mapping[str, Any]]) -> None:
         self.inner = inner
         self.hints = hints
+
+    def with_asks(self, asks: AskList) -> Cognition:
+        """A step with asks names each field itself: the inner cognition follows them, no hints."""
+        return self.inner.with_asks(asks) if isinstance(self.inner, AsksAware) else self.inner
 
     def _element(self, key: str, observation: Observation) -> ElementInfo | None:
         label = norm(str(self.hints.get(key, {}).get("label") or ""))
@@ -36,6 +42,8 @@ class HintedCognition:
     async def decide(
         self, goal: str, payload: dict[str, str], observation: Observation, history: Sequence[HistoryEntry]
     ) -> CognitionDecision:
+        if asks_of(goal, payload).asks:  # the goal names each field itself: no guess from another task
+            return await self.inner.decide(goal, payload, observation, history)
         done = {
             (h.action.get("target") or {}).get("index")
             for h in history

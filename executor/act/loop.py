@@ -32,7 +32,8 @@ from executor.act.perform import ActEnv, Performed, capture_before, perform
 from executor.act.progress import StepProgress
 from executor.models import GateDecisionV1, PendingUserInput
 from executor.tools import ActionAsker, StepPaused
-from planner.cognition import Cognition, CognitionDecision, HistoryEntry
+from planner.asks import AskList
+from planner.decisions import Cognition, CognitionDecision, HistoryEntry
 
 S = LoopState
 _INPUTS = {"fill", "select", "check"}
@@ -46,6 +47,8 @@ class LoopSpec:
     payload: dict[str, str] = field(default_factory=dict)
     url: str | None = None
     actions: list[Action] | None = None
+    #: What the plan says this step was asked to do (planner/asks.py); None: read from the goal.
+    asks: AskList | None = None
 
 
 @dataclass(kw_only=True)
@@ -142,6 +145,8 @@ class ActLoop:
             self.fsm.to(S.THINKING)
             decision = await self.cognition.decide(self.spec.goal, self.spec.payload, observation, history)
             self.progress.decisions += 1
+            if decision.observed:
+                self.progress.observed = sorted({*self.progress.observed, *decision.observed})
             await self._note_fallback(decision)
             finished = await self._route(decision, observation)
             if finished is not None:
@@ -182,12 +187,13 @@ class ActLoop:
             self.fsm.to(S.COLLECTING)
             return None
         self.fsm.to(S.EXECUTING)
+        served = {"ask": decision.ask, "phase": decision.phase}
         for data in decision.actions:
             action = parse_action(data)
             if action.kind == "done":
                 self.fsm.to(S.DONE)
                 return LoopResult(summary=action.summary or decision.rationale, success=action.success)
-            performed = await self._act(action, observation, confidence=decision.confidence)
+            performed = await self._act(action, observation, confidence=decision.confidence, served=served)
             if performed is not None and performed.navigated:
                 break  # the rest of the batch was meant for a page that is gone
         self.fsm.to(S.COLLECTING)
@@ -196,7 +202,12 @@ class ActLoop:
     # --- one action ------------------------------------------------------------------------------
 
     async def _act(
-        self, action: Action, observation: Observation | None, *, confidence: float
+        self,
+        action: Action,
+        observation: Observation | None,
+        *,
+        confidence: float,
+        served: dict[str, Any] | None = None,
     ) -> Performed | None:
         before = await capture_before(self.env)
         dumped = action.model_dump(mode="json", exclude_none=True)
@@ -217,6 +228,8 @@ class ActLoop:
             gate_ref = await self.clearance.clear(action, judged, confidence, before)
             if gate_ref is None:
                 self._refused_keys.add(key)
+                kept = {k: v for k, v in (served or {}).items() if v not in (None, "")}
+                self.progress.history[-1].update(kept)  # the refusal counts against the ask it served
                 return None
         self.followups.acting(action, risk)
         performed: Performed | None = None
@@ -233,18 +246,19 @@ class ActLoop:
             before = await capture_before(self.env)
             self.progress.count += 1
         assert performed is not None
-        self._remember(performed)
+        self._remember(performed, {**(served or {}), "element": acted_on(action, observation, performed)})
         await self.clearance.check_after(performed, judged)
         self.guard.after(performed.outcome.ok or performed.outcome.status is OutcomeStatus.BLOCKED,
                          performed.outcome.message)  # fmt: skip
         return performed
 
-    def _remember(self, performed: Performed) -> None:
+    def _remember(self, performed: Performed, served: dict[str, Any]) -> None:
         outcome, action = performed.outcome, performed.action
         dumped = action.model_dump(mode="json", exclude_none=True)
+        kept = {k: v for k, v in served.items() if v not in (None, "")}
         self.progress.history.append({"action": dumped, "status": str(outcome.status),
                                       "message": outcome.message, "candidates": outcome.candidates,
-                                      **page_change(performed)})  # fmt: skip
+                                      **kept, **page_change(performed)})  # fmt: skip
         self.progress.url = performed.after.url
         if performed.navigated:
             self.progress.inputs = []
@@ -259,7 +273,13 @@ class ActLoop:
                     (asked[k] for k in ("label", "name", "placeholder", "text") if asked.get(k)), None
                 )
                 self.progress.facts.append(
-                    {"value": dumped.get("value"), "target": stable, "label": label, "kind": action.kind}
+                    {
+                        "value": dumped.get("value"),
+                        "target": stable,
+                        "label": label,
+                        "kind": action.kind,
+                        "checked": dumped.get("checked", True),
+                    }
                 )
         if outcome.status is OutcomeStatus.BLOCKED:  # refused by the browser layer's own guards
             self.progress.refused.append(
@@ -337,6 +357,36 @@ class ActLoop:
                 "fallback_reasons": p.fallback_reasons,
             },
         }
+
+
+def acted_on(action: Action, observation: Observation | None, performed: Performed) -> dict[str, Any] | None:
+    """The element an action meant, as it was observed (name, role, form, row) or as it resolved: what
+    the receipts and the check of effects name it by."""
+    target: Target | None = getattr(action, "target", None)
+    if target is None:
+        return None
+    if target.index is not None and observation is not None:
+        seen = next((e for e in observation.elements if e.index == target.index), None)
+        if seen is not None:
+            return seen.model_dump(mode="json", include=_ELEMENT_FACTS)
+    resolved = performed.outcome.resolved
+    if resolved is not None:
+        return {"name": resolved.name or "", "role": resolved.role}
+    return None
+
+
+_ELEMENT_FACTS = {
+    "index",
+    "tag",
+    "role",
+    "name",
+    "input_type",
+    "placeholder",
+    "context",
+    "form",
+    "area",
+    "href",
+}
 
 
 def _needs_observation(action: Action) -> bool:

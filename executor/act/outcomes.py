@@ -148,15 +148,19 @@ def stop_on_unmet(history: Sequence[Mapping[str, Any]]) -> None:
 
 
 def page_change(performed: Performed) -> dict[str, Any]:
-    """What a click or key press changed (kept in the history for goal checks); {} otherwise."""
-    if performed.action.kind not in ("click", "press"):
+    """What a click, key press or choice changed, and the requests it sent with the site's answers
+    (kept in the history for the check of effects); {} for other actions."""
+    if performed.action.kind not in ("click", "press", "check", "select"):
         return {}
     before, after = performed.before, performed.after
-    return {
+    change = {
         "url_before": before.url,
+        "url_after": after.url,
         "title_before": before.title,
         "dom_changed": before.dom_hash != after.dom_hash,
     }
+    sent = [s.model_dump(mode="json") for s in performed.outcome.sent]
+    return {**change, "sent": sent} if sent else change
 
 
 _IN_FLIGHT = ("detached", "navigat", "execution context was destroyed", "target closed")

@@ -37,6 +37,8 @@ class StepProgress(BaseModel):
     #: Action number -> the sending whose repeat was approved: the next sending of that action is one
     #: later, and a new unknown outcome of it is a new question (executor/act/in_flight.py).
     repeats: dict[int, int] = Field(default_factory=dict)
+    #: Asks (by index) whose effect the page showed without an action (already ticked, chosen).
+    observed: list[int] = Field(default_factory=list)
     decisions: int = 0
     fallbacks: int = 0
     fallback_reason: str | None = None

@@ -18,6 +18,7 @@ from typing import Any
 
 from common.secrecy import REDACTED
 from executor.act.progress import StepProgress
+from planner.fact_words import Fact
 from receipts.redaction import Redactor
 
 INPUT_KINDS = ("fill", "select", "check")
@@ -35,7 +36,7 @@ def _label(fact: Mapping[str, Any]) -> str:
 def _shown(fact: Mapping[str, Any], redactor: Redactor | None) -> str:
     kind, value = fact.get("kind"), fact.get("value")
     if kind == "check":
-        return "checked"
+        return "checked" if fact.get("checked", True) else "unchecked"
     text = "" if value is None else str(value)
     target = fact.get("target") if isinstance(fact.get("target"), Mapping) else None
     sensitive = "{{secret:" in text
@@ -70,6 +71,7 @@ def describe(
     blocked_actions: Sequence[str] = (),
     redactor: Redactor | None = None,
     unchecked: Sequence[str] = (),
+    sent_next: bool = False,
 ) -> str:
     """The step's answer: inputs listed, submission state said, refusals named, the goal's notes."""
     made = inputs_made(progress)
@@ -86,6 +88,8 @@ def describe(
             parts.append(
                 f"A typed value MAY HAVE LEFT the browser although submitting was blocked: {unchecked[0]}."
             )
+        elif submit_blocked and sent_next:
+            parts.append("Not sent yet: the next step sends the form, with its own confirmation.")
         elif submit_blocked:
             blocked = ", ".join(blocked_actions) or "submit"
             parts.append(
@@ -119,3 +123,23 @@ def state_outputs(progress: StepProgress) -> dict[str, Any]:
         return {}
     text = "\n".join(progress.extracted)[:_MAX_STATE]
     return {"state_text": text, "state_url": progress.url}
+
+
+def subject(question: str) -> str:
+    """What a question asks about, as a noun phrase: "when the team offsite takes place"."""
+    q = " ".join(question.split()).rstrip("?. ")
+    return q[0].lower() + q[1:] if q else "the answer"
+
+
+def fact_sentence(facts: Sequence[tuple[Fact, int]]) -> str:
+    """The answer's first sentence holds every fact asked for, each cited ("3 March 2027 [1]; 38.2 GB
+    [1]."); the page's own lines follow as evidence."""
+    heads = []
+    for fact, number in facts:
+        value = fact.value.rstrip(". ")
+        why = f" ({fact.because})" if fact.because and fact.satisfied else ""
+        heads.append(f"{value}{why} [{number}]")
+    lead = "; ".join(heads)
+    lead = lead[:1].upper() + lead[1:]
+    lines = [f'"{f.line.strip()[:200]}"' for f, _ in facts if f.line.strip() != f.value.strip()]
+    return f"{lead}." + (f" The page says: {'; '.join(lines)}." if lines else "")

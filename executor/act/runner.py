@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import shutil
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,25 +25,48 @@ from executor.act.effects import home_origins
 from executor.act.guards import ActStopped, LoopLimits
 from executor.act.hints import HintedCognition
 from executor.act.intent import Intent
-from executor.act.loop import ActLoop, LoopResult
+from executor.act.loop import ActLoop, LoopResult, LoopSpec
 from executor.act.perform import ActEnv
 from executor.act.progress import StepProgress
 from executor.act.spec import check_inputs, loop_spec
-from executor.act.verify import goal_failure
+from executor.act.verify import answer_asks, goal_failure, unmet_asks
 from executor.errors import FatalToolError
 from executor.events import NullSink
 from executor.memory import MemoryStore, site_of
+from executor.models import EvidenceItem
 from executor.tool_engine import ToolCallEngine
 from executor.tools import ToolContext, ToolOutput
-from planner.cognition import Cognition, RuleCognition
+from planner.asks import AskList
+from planner.cognition import RuleCognition, asks_of
+from planner.decisions import AsksAware, Cognition
+from planner.fact_words import Fact
 from planner.gates import no_submit
-from planner.models import Step
+from planner.models import ExecutionPlan, Step
 from planner.page_view import showing
 from planner.secrets import plan_urls
 from receipts.interface import Recorder
 
+
+@dataclass
+class Answered:
+    """The step's answers: the text (fact first, cited), the evidence it cites, what went unanswered."""
+
+    text: str = ""
+    evidence: list[EvidenceItem] = field(default_factory=list)
+    unmet: list[str] = field(default_factory=list)
+
+
 #: Stops whose cause is worth remembering for the site (stable failure causes).
 _STABLE_FAILURES = {"loop_detected", "consecutive_failures", "max_actions", "no_progress"}
+
+
+def sent_next(plan: ExecutionPlan, step_id: str) -> bool:
+    """A later acting step sends what this one filled (the plan cut the send into a step of its own)."""
+    return any(
+        s.is_action and step_id in s.depends_on and (gate := plan.gate(s.policy_gate_id)) is not None
+        and "submit" not in gate.blocked_actions
+        for s in plan.steps
+    )  # fmt: skip
 
 
 def step_policy(base: BrowserPolicy, blocked_actions: list[str], *, no_submit: bool = False) -> BrowserPolicy:
@@ -125,7 +149,7 @@ class ActRunner:
         home = home_origins([*plan_urls(ctx.plan), spec.url or driver.url])  # the task's own sites
         loop = ActLoop(
             env, spec, gate=ctx.gate, progress=progress, limits=limits,
-            cognition=self._cognition(spec.url or driver.url), ask=ctx.ask,
+            cognition=self._cognition(spec.url or driver.url, spec.asks), ask=ctx.ask,
             safe_mode=ctx.runtime.safe_mode, home=home,
             in_flight=Intent.from_outputs(dict(ctx.step_outputs.get(step.step_id, {}))),
         )  # fmt: skip
@@ -137,29 +161,87 @@ class ActRunner:
             raise
         await self._keep_downloads(progress, resources.run_dir, recorder, step.step_id)
         self._remember_success(ctx.run_id, step, spec.payload, progress, result)
+        asks = (spec.asks or asks_of(spec.goal, spec.payload)) if spec.actions is None else AskList()
+        answered = await self._check_asks(driver, asks, progress, result, ctx, loop)
+        if not asks.asks:
+            await self._check_goal(driver, spec, progress, result, loop)
+        progress.refused += quarantined(driver.guard_events[guard_mark:])
+        answer = report.describe(
+            progress, goal_summary=result.summary, submit_blocked=policy.submit_blocked,
+            blocked_actions=policy.blocked_actions, redactor=resources.redactor,
+            unchecked=[e.detail for e in driver.guard_events[guard_mark:] if UNCHECKED in e.detail],
+            sent_next=sent_next(ctx.plan, step.step_id),
+        )  # fmt: skip
+        if answered.text:
+            answer = f"{answered.text}\n\n{answer}" if progress.history[1:] else answered.text
+        outputs: dict[str, Any] = {**loop.outputs(), **report.state_outputs(progress), "status": "done",
+                                   "summary": result.summary, "answer": answer,
+                                   "fsm": result.fsm_path}  # fmt: skip
+        actions = [f"{h['action'].get('kind')}:{h['status']}" for h in progress.history]
+        return ToolOutput(outputs=outputs, actions=actions, ui_actions=progress.performed,
+                          final_url=progress.url, evidence=answered.evidence)  # fmt: skip
+
+    async def _check_goal(
+        self, driver: Any, spec: LoopSpec, progress: StepProgress, result: LoopResult, loop: ActLoop
+    ) -> None:
+        """A step without asks (an explicit action list, a goal the asks do not read): its own check."""
         if not result.success:
             raise ActStopped(f"goal not met: {result.summary}", code="goal_not_met", outputs=loop.outputs())
         if spec.actions is None:
             failure = await goal_failure(driver, spec.goal, spec.payload, progress, result.summary)
             if failure is not None:
                 raise ActStopped(f"goal not met: {failure}", code="goal_not_met", outputs=loop.outputs())
-        progress.refused += quarantined(driver.guard_events[guard_mark:])
-        answer = report.describe(
-            progress, goal_summary=result.summary, submit_blocked=policy.submit_blocked,
-            blocked_actions=policy.blocked_actions, redactor=resources.redactor,
-            unchecked=[e.detail for e in driver.guard_events[guard_mark:] if UNCHECKED in e.detail],
-        )  # fmt: skip
-        outputs: dict[str, Any] = {**loop.outputs(), **report.state_outputs(progress), "status": "done",
-                                   "summary": result.summary, "answer": answer,
-                                   "fsm": result.fsm_path}  # fmt: skip
-        actions = [f"{h['action'].get('kind')}:{h['status']}" for h in progress.history]
-        return ToolOutput(
-            outputs=outputs, actions=actions, ui_actions=progress.performed, final_url=progress.url
-        )
 
-    def _cognition(self, url: str | None) -> Cognition:
+    async def _check_asks(
+        self,
+        driver: Any,
+        asks: AskList,
+        progress: StepProgress,
+        result: LoopResult,
+        ctx: ToolContext,
+        loop: ActLoop,
+    ) -> Answered:
+        """The step's asks read back from the page (and its questions answered): each unmet one is a
+        sentence, and any fails the step whatever the cognition said (executor/act/asked.py)."""
+        answered = await self._answers(driver, asks, ctx, ctx.step.step_id)
+        if not asks.asks:
+            return answered
+        unmet = await unmet_asks(driver, asks, progress) + answered.unmet
+        if not unmet and not result.success:
+            unmet = [result.summary]
+        if unmet:
+            raise ActStopped(
+                "; ".join(unmet), code="goal_not_met", outputs={**loop.outputs(), "answer": answered.text}
+            )
+        return answered
+
+    async def _answers(self, driver: Any, asks: AskList, ctx: ToolContext, step_id: str) -> Answered:
+        """The step's questions answered from the page it ended on, each cited; or why not."""
+        found = await answer_asks(driver, asks)
+        if not found:
+            return Answered()
+        url, title = driver.url, ""
+        evidence: list[EvidenceItem] = []
+        facts: list[tuple[Fact, int]] = []
+        unmet: list[str] = []
+        for ask, fact in found:
+            if fact is None:
+                unmet.append(f"I could not find {report.subject(ask.question)} on {url}")
+                continue
+            number = len(ctx.evidence) + len(evidence) + 1
+            evidence.append(EvidenceItem(source_url=url, title=title, snippet=fact.line[:500], confidence=0.8,
+                                         step_id=step_id))  # fmt: skip
+            facts.append((fact, number))
+            if not fact.satisfied:
+                unmet.append(fact.because or fact.value)
+        return Answered(text=report.fact_sentence(facts) if facts else "", evidence=evidence, unmet=unmet)
+
+    def _cognition(self, url: str | None, asks: AskList | None) -> Cognition:
         hints = self.memory.field_hints(site_of(url)) if self.memory is not None else {}
-        return HintedCognition(self.cognition, hints) if hints else self.cognition
+        cognition = HintedCognition(self.cognition, hints) if hints else self.cognition
+        if asks is not None and asks.asks and isinstance(cognition, AsksAware):
+            return cognition.with_asks(asks)  # the plan's asks for this step, whatever its goal reads as
+        return cognition
 
     async def _keep_downloads(
         self, progress: StepProgress, run_dir: Path, recorder: Recorder, step_id: str

@@ -19,6 +19,7 @@ from executor.act.loop import LoopSpec
 from executor.act.refs import resolve_data, step_payload
 from executor.errors import FatalToolError
 from executor.tools import ToolContext
+from planner.asks import AskList
 from planner.models import Step
 
 
@@ -104,4 +105,15 @@ def loop_spec(step: Step, ctx: ToolContext) -> LoopSpec:
         raise BadActInputs(f"{step.type_name} step {step.step_id} has no actions, goal, payload or url")
     if not goal and not payload:
         return LoopSpec(url=url, actions=[])
-    return LoopSpec(url=url, goal=goal, payload=payload)
+    asks = _asks(inputs.get("asks"))
+    return LoopSpec(url=url, goal=goal, payload=payload, asks=asks)
+
+
+def _asks(raw: Any) -> AskList | None:
+    """The plan's asks for the step, checked like every other input."""
+    if raw is None:
+        return None
+    try:
+        return AskList.model_validate(raw)
+    except ValidationError as exc:
+        raise BadActInputs(f"invalid asks: {exc.errors()[0].get('msg', exc)}") from exc

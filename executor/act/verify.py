@@ -18,8 +18,13 @@ from typing import Any
 
 from browser.driver import BrowserDriver
 from browser.models import ExtractAction, Observation
+from executor.act.asked import AskCheck
 from executor.act.outcomes import step_failure
 from executor.act.progress import StepProgress
+from planner.asks import AnswerAsk, AskList
+from planner.decisions import HistoryEntry
+from planner.fact_words import Fact
+from planner.facts import find_fact
 from planner.press import PressGoal, press_goal
 
 _ERROR = re.compile(
@@ -64,6 +69,23 @@ async def goal_failure(
     ):
         return f"nothing was done toward the goal: {goal}"
     return None
+
+
+async def unmet_asks(driver: BrowserDriver, asks: AskList, progress: StepProgress) -> list[str]:
+    """One sentence per ask whose effect the page, the history and the site's answers do not show."""
+    observation = await driver.observe()
+    text = await _page_text(driver)
+    history = [HistoryEntry.model_validate(h) for h in progress.history]
+    return AskCheck(asks, observation, text, history, observed=set(progress.observed)).unmet()
+
+
+async def answer_asks(driver: BrowserDriver, asks: AskList) -> list[tuple[AnswerAsk, Fact | None]]:
+    """Each question of the step with the fact the page it ended on holds for it (None: none)."""
+    questions = [a for a in asks.asks if isinstance(a, AnswerAsk)]
+    if not questions:
+        return []
+    text = await _page_text(driver)
+    return [(q, find_fact(q.question, q.expects, text)) for q in questions]
 
 
 async def _pressed_goal(driver: BrowserDriver, kind: PressGoal, progress: StepProgress) -> str | None:

@@ -18,6 +18,7 @@ from executor.models import EvidenceItem
 from executor.research.common import citation_number
 from executor.research.copies import url_key
 from executor.research.data import parse_price
+from executor.research.extract import label as column_label
 from executor.research.support import Sentence, cite, names
 from executor.research.text import tokens
 
@@ -51,7 +52,8 @@ def features(record: Mapping[str, Any]) -> str:
     if not isinstance(raw, Mapping):
         return ""
     items = list(raw.items())[1:]
-    return "; ".join(f"{k} {v}" for k, v in items if v and "price" not in str(k).lower())
+    said = (f"{column_label(k)} {v}".strip() for k, v in items if v and "price" not in str(k).lower())
+    return "; ".join(said)
 
 
 def unique_records(records: Sequence[dict[str, Any]]) -> list[dict[str, Any]]:

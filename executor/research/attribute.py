@@ -14,6 +14,7 @@ from typing import Any
 
 from executor.models import EvidenceItem
 from executor.research.answers import marker, price_text, unique_records
+from executor.research.extract import label
 from executor.research.support import Sentence, cite, names
 from executor.research.text import tokens
 
@@ -101,7 +102,7 @@ def from_records(
     if entity is not None:
         field = _field(entity, words)
         if field is not None and not _PRICE_Q.search(field[0]):
-            return f"{entity.get('name')}: {field[0]} {field[1]}{src}."
+            return f"{entity.get('name')}: {label(field[0])} {field[1]}{src}.".replace(":  ", ": ")
         if _PRICE_Q.search(question):
             return f"{entity.get('name')} costs {_price(entity)}{src}."
         return None

@@ -7,7 +7,9 @@ $49/mo; ..."), so BM25 and summaries see a row's facts together instead of pipe-
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
+from typing import Any
 from urllib.parse import urldefrag, urljoin
 
 from lxml import html as lxml_html
@@ -22,6 +24,9 @@ Record = dict[str, str]
 class Link:
     url: str
     text: str
+    #: The list row or card the link sits in, its words spaced ("Helen Park Rent from July ..."):
+    #: what a person reads to know what the link is about.
+    context: str = ""
 
 
 @dataclass(slots=True)
@@ -65,14 +70,44 @@ def table_records(table: lxml_html.HtmlElement) -> list[Record]:
     return records
 
 
+_MADE_UP = re.compile(r"^col\d+$")
+
+
+def label(key: object) -> str:
+    """A column's header as a person reads it; "" for a name made up for a table without one (col2),
+    which never reaches an answer."""
+    return "" if _MADE_UP.match(str(key)) else str(key)
+
+
 def record_line(record: Record) -> str:
     """One readable sentence for a record: its first value, then the other fields."""
     items = list(record.items())
     if not items:
         return ""
     head = items[0][1]
-    rest = "; ".join(f"{k}: {v}" for k, v in items[1:] if v)
+    rest = "; ".join(f"{label(k)}: {v}" if label(k) else str(v) for k, v in items[1:] if v)
     return f"{head} - {rest}." if rest else f"{head}."
+
+
+_ROW_TAGS = frozenset({"li", "tr", "article"})
+
+
+def _row_of(a: Any) -> str:
+    """The words of the row or card an element sits in (three levels up at most), spaced."""
+    node = a.getparent()
+    for _ in range(3):
+        if node is None:
+            return ""
+        role = (node.get("role") or "").lower()
+        classes = (node.get("class") or "").lower()
+        if (
+            node.tag in _ROW_TAGS
+            or role in ("listitem", "row")
+            or re.search(r"\b(?:row|card|item)\b", classes)
+        ):
+            return normalise(" ".join(t for t in node.itertext() if isinstance(t, str)))[:200]
+        node = node.getparent()
+    return ""
 
 
 def parse_html(html: str, url: str) -> PageContent:
@@ -93,7 +128,7 @@ def parse_html(html: str, url: str) -> PageContent:
         target = urldefrag(urljoin(url, href))[0]
         if target not in seen:
             seen.add(target)
-            links.append(Link(url=target, text=_cell(a)))
+            links.append(Link(url=target, text=_cell(a), context=_row_of(a)))
     import trafilatura  # loaded on first use: it pulls in dateparser and friends, not needed at startup
 
     main = trafilatura.extract(html, url=url, include_tables=False, favor_recall=True) or ""

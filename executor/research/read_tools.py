@@ -32,7 +32,10 @@ def _page_outputs(read: ReadResult) -> dict[str, Any]:
         "content_truncated": len(content.text) > MAX_CONTENT_CHARS,
         "headings": content.headings,
         "tables": content.tables,
-        "links": [{"url": link.url, "text": link.text} for link in content.links[:MAX_LINKS]],
+        "links": [
+            {"url": link.url, "text": link.text, "context": link.context}
+            for link in content.links[:MAX_LINKS]
+        ],
         "content_hash": read.content_hash,
     }
 

@@ -14,12 +14,14 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from executor.errors import FatalToolError
-from executor.research import answers, attribute
+from executor.act import report
+from executor.errors import FatalToolError, ToolError
+from executor.models import EvidenceItem
+from executor.research import answers, attribute, page_facts
 from executor.research import compute as scoring
-from executor.research.common import arg_str, citation_number
+from executor.research.common import arg_str, citation_number, evidence_from
 from executor.research.copies import url_key
-from executor.research.reader import run_cache
+from executor.research.reader import Reader, run_cache
 from executor.research.summarize import (
     Cited,
     compare,
@@ -39,7 +41,9 @@ from executor.research.support import (
     task_urls,
 )
 from executor.tools import ToolContext, ToolOutput
+from planner.asks import AnswerAsk, meaningful_unread
 from planner.llm import LLMClient
+from planner.models import StepType
 
 _CURRENCY_HINTS = (("$", "USD"), ("usd", "USD"), ("€", "EUR"), ("eur", "EUR"), ("vnd", "VND"), ("đ", "VND"))
 
@@ -141,11 +145,12 @@ class ComputeTool:
     async def __call__(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput:
         records = _records(args, ctx)
         task = arg_str(args, "task") or ""
-        if task in _STATE_TASKS:
+        if task in _STATE_TASKS and not _asks_for_facts(ctx):
             explained = _explain_state(records, ctx)
             if explained is not None:
                 return explained
-        if task == "synthesize_answer" or (not records and ctx.evidence):
+        if task == "synthesize_answer" or (not records and ctx.evidence) or _asks_for_facts(ctx):
+            # "a plan that covers 80 users for under $50": the question's needs decide, not a score
             return await self._synthesize(args, ctx, records)
         if not records:
             raise FatalToolError("COMPUTE found no records to score (no FETCH_DATA output)", code="no_data")
@@ -189,23 +194,93 @@ class ComputeTool:
     async def _synthesize(
         self, args: dict[str, Any], ctx: ToolContext, records: list[dict[str, Any]]
     ) -> ToolOutput:
-        """An answer that leads with the fact asked for, then the comparison or the summary."""
+        """An answer that leads with the fact asked for, then the comparison or the summary. A
+        question about the pages the task named that asks for a fact is answered with one found on
+        them, or the step fails saying what was not found."""
         question = question_of(args, ctx)
         pool = _pool(ctx)
-        head = attribute.lead(question, records, pool, ctx.evidence)
+        asked = [a for a in (ctx.plan.task.asks.asks if ctx.plan.task else []) if isinstance(a, AnswerAsk)]
+        unread = meaningful_unread(ctx.plan.task.asks) if ctx.plan.task else []
+        if unread and not asked and any(s.type is StepType.OPEN_URL for s in ctx.plan.steps):
+            # "Free up some storage on URL": reading the page is not doing what was asked
+            said = "; ".join(f'"{u}"' for u in unread)
+            raise FatalToolError(
+                f"I did not do {said}: I could not tell what it asks for on this page", code="unread_task"
+            )
+        pages = page_facts.page_texts(ctx.step_outputs)
+        wanted = [a for a in asked if a.expects in page_facts.FACT_KINDS or page_facts.names_an_item(a)
+                  or page_facts.summarizes(a) or page_facts.asks_a_label(a)]  # fmt: skip
+        found = page_facts.answer(wanted, pages)
+        followed = await self._follow(found, pages, ctx)
+        if followed:
+            found = page_facts.answer(wanted, [*pages, *followed.pages])
+            evidence = [*ctx.evidence, *followed.evidence]
+        else:
+            evidence = list(ctx.evidence)
+        missing = [a for a in found if a.fact is None]
+        if missing:
+            gaps = (f"I could not find {report.subject(a.ask.question)} on the pages read" for a in missing)
+            raise FatalToolError("; ".join(gaps), code="not_found_on_page")
+        unmet = [a.fact.because or a.fact.value for a in found if a.fact is not None and not a.fact.satisfied]
+        head = page_facts.lead_text(found, evidence) or attribute.lead(question, records, pool, ctx.evidence)
+        if followed and head:  # what the followed pages answered is the answer; it stands with its sources
+            used = sorted({int(n) for n in re.findall(r"\[(\d+)\]", head)})
+            outputs = {
+                "summary": head,
+                "answer": head,
+                "citations": used,
+                "method": "page facts",
+                "question": question,
+            }
+            return ToolOutput(outputs={**outputs, "artifacts_ref": []}, evidence=followed.evidence,
+                              sources=followed.sources)  # fmt: skip
+        if unmet:
+            raise FatalToolError(f"{head} ({'; '.join(unmet)})", code="cannot_be_met")
         note = attribute.search_note(ctx.plan.steps, ctx.evidence)
         if records:
             text = answers.comparison(records, pool, ctx.evidence)
             text = "\n".join(p for p in (head, text, note) if p)
             used = sorted({int(n) for n in re.findall(r"\[(\d+)\]", text)})
-            found = {"summary": text, "citations": used, "method": "records", "question": question}
-            return ToolOutput(outputs={**found, "answer": text, "artifacts_ref": []})
+            written = {"summary": text, "citations": used, "method": "records", "question": question}
+            return ToolOutput(outputs={**written, "answer": text, "artifacts_ref": []})
         out = await self.summarizer(args, ctx)
         summary = "\n".join(p for p in (head, out.outputs["summary"], note) if p)
         return ToolOutput(outputs={**out.outputs, "summary": summary, "answer": summary, "artifacts_ref": []})
 
+    async def _follow(
+        self, found: list[page_facts.Answer], pages: list[page_facts.PageText], ctx: ToolContext
+    ) -> page_facts.Followed | None:
+        """Questions the opened pages do not answer: read the same-site links that name what they
+        ask about (a message, a product), as a person would click through to read on."""
+        unanswered = [a for a in found if a.fact is None]
+        urls = [u for a in unanswered for p in pages for u in page_facts.links_about(p, a.ask.question)]
+        urls = list(dict.fromkeys(urls))[: page_facts.MAX_FOLLOW]
+        if not urls:
+            return None
+        reader = Reader(ctx)
+        read: list[page_facts.PageText] = []
+        evidence: list[EvidenceItem] = []
+        for url in urls:
+            try:
+                got = await reader.read(url)
+            except ToolError:
+                continue
+            content = got.content
+            head = "\n".join([content.title, *content.headings])  # what the page is about ("Stoneware Mug")
+            read.append(page_facts.page_text(got.url, f"{head}\n{content.text}", content.tables,
+                                             [{"url": lk.url, "text": lk.text,
+                                               "context": lk.context} for lk in content.links]))  # fmt: skip
+            evidence.append(evidence_from(got, content.text[:1000], confidence=0.6))
+        return page_facts.Followed(read, evidence, reader.sources) if read else None
+
 
 _STATE_TASKS = {"compare_state_with_sources", "explain_state"}
+
+
+def _asks_for_facts(ctx: ToolContext) -> bool:
+    """The task asks questions about its pages that a fact answers (the QA in `_synthesize`)."""
+    asks = ctx.plan.task.asks.asks if ctx.plan.task else []
+    return any(isinstance(a, AnswerAsk) and a.expects in page_facts.FACT_KINDS for a in asks)
 
 
 def _pool(ctx: ToolContext) -> list[Sentence]:

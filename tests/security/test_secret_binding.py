@@ -85,7 +85,7 @@ class _Inner:
         self.payloads: list[dict[str, str]] = []
 
     async def decide(self, goal: str, payload: dict[str, str], observation: Any, history: Any) -> Any:
-        from planner.cognition import CognitionDecision
+        from planner.decisions import CognitionDecision
 
         self.payloads.append(payload)
         return CognitionDecision(decision="noop", confidence=0.5)

@@ -9,7 +9,8 @@ Dynamic routes:
   /hang             a request that never gets an answer (used by never.html's <img>)
   /redirect?to=URL  a 302 to URL
   /files/<name>     a file from fixtures/site/files, sent as an attachment
-  POST <any path>   counted, body kept, answered with a small "Received" page
+  POST <any path>   counted, body kept, answered with a small "Received" page; `?delay=S` answers
+                    after S seconds, `?status=N` answers with that HTTP status and an error page
 """
 
 from __future__ import annotations
@@ -164,7 +165,16 @@ def _make_handler(site: FixtureSite) -> type[BaseHTTPRequestHandler]:
         def do_POST(self) -> None:
             length = int(self.headers.get("Content-Length") or 0)
             body = self.rfile.read(length) if length else b""
-            site._record_post(urlsplit(self.path).path, body)
+            parts = urlsplit(self.path)
+            site._record_post(parts.path, body)
+            asked = parse_qs(parts.query)
+            if "delay" in asked:
+                site._hold(float(asked["delay"][0]))
+            status = int(asked.get("status", ["200"])[0])
+            if status >= 400:
+                page = f"<!doctype html><title>Error {status}</title><h1>Something went wrong ({status})</h1>"
+                send_reply(self, page.encode(), status=status, content_type="text/html; charset=utf-8")
+                return
             self._send(b"<!doctype html><title>Received</title><h1>Received</h1>")
 
     return Handler

@@ -137,7 +137,7 @@ class LowConfidenceClick:
     """A cognition that wants a covered, irreversible click but is not sure of it."""
 
     async def decide(self, goal: str, payload: dict[str, str], observation: Any, history: Any) -> Any:
-        from planner.cognition import CognitionDecision
+        from planner.decisions import CognitionDecision
 
         button = next(e for e in observation.elements if e.name == "Create account")
         action = {"kind": "click", "target": {"index": button.index}}

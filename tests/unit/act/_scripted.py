@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from browser.models import Action, ActionOutcome, ElementInfo, Observation, OutcomeStatus, PageCapture
-from planner.cognition import CognitionDecision, HistoryEntry
+from planner.decisions import CognitionDecision, HistoryEntry
 from tests.support.fake_driver import FakeDriver
 from tests.unit.receipts._helpers import png
 

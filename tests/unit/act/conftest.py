@@ -18,7 +18,7 @@ from executor.memory import MemoryStore
 from executor.models import RunBundleV1, RuntimeCtxV1
 from executor.registry import RunnerRegistry
 from executor.run_resources import RunResources
-from planner.cognition import Cognition
+from planner.decisions import Cognition
 from planner.models import ExecutionPlan
 from receipts.layout import RunFolder
 from receipts.models import ActionRecord

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from browser.models import OutcomeStatus
 from executor.models import RunStatus, StepStatus
-from planner.cognition import CognitionDecision
+from planner.decisions import CognitionDecision
 from tests.unit.act._scripted import ScriptedCognition, ScriptedDriver, act, answer
 from tests.unit.act.conftest import LoopHarness, plan_of
 

@@ -44,3 +44,17 @@ def test_a_read_state_step_hands_its_text_on() -> None:
         "Read the current state of http://site/account."
     )
     assert state_outputs(StepProgress()) == {}
+
+
+def test_a_switch_turned_off_reads_unchecked() -> None:
+    """ "Turn off product updates" must not read as "Product updates = checked" in the answer."""
+    p = StepProgress(
+        url="http://site/notifications",
+        history=[{"action": {"kind": "check", "checked": c}, "status": "ok"} for c in (False, True)],
+        facts=[
+            {"kind": "check", "label": n, "value": None, "checked": c, "target": {"label": n}}
+            for n, c in (("Product updates", False), ("Digest", True))
+        ],
+    )
+    text = describe(p, goal_summary="", submit_blocked=False)
+    assert "Product updates = unchecked; Digest = checked." in text

@@ -7,8 +7,6 @@ from pydantic import SecretStr
 
 from browser.models import ElementInfo, Observation
 from planner.cognition import (
-    Cognition,
-    HistoryEntry,
     RuleCognition,
     assign_fields,
     guard_low_confidence,
@@ -16,6 +14,7 @@ from planner.cognition import (
     norm,
     rule_decide,
 )
+from planner.decisions import Cognition, HistoryEntry
 from planner.llm import LLMClient, LLMSettings
 from planner.llm_cognition import LLMCognition
 from tests.support.llm_server import Reply, ScriptedLLMServer, unreachable_url
@@ -119,7 +118,7 @@ def test_read_state_extracts_then_answers() -> None:
 
 
 def test_low_confidence_never_submits() -> None:
-    from planner.cognition import CognitionDecision
+    from planner.decisions import CognitionDecision
 
     shaky = CognitionDecision(
         decision="act", confidence=0.3, actions=[{"kind": "click", "target": {"index": 6}}]

@@ -60,7 +60,7 @@ def test_act_inputs_follow_the_executor_contract(case: Case) -> None:
     for step in (s for s in plan.steps if s.is_action):
         assert isinstance(step.inputs["goal"], str) and step.inputs["goal"]
         assert isinstance(step.inputs["payload"], dict)
-        assert set(step.inputs) <= {"url", "goal", "payload", "actions"}
+        assert set(step.inputs) <= {"url", "goal", "payload", "actions", "asks"}
         assert step.config["blueprint"][-1] in {"stop", "verify"}
 
 

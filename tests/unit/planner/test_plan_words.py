@@ -59,11 +59,21 @@ def test_mode_d_reads_first_without_asking() -> None:
     assert all(reaches_read(s.step_id) for s in plan.steps[1:])
 
 
-def test_a_named_page_answers_first_and_the_web_search_is_optional() -> None:
+def test_a_fact_the_named_page_holds_is_read_there_without_a_web_search() -> None:
     plan = _plan("What does the Enterprise package cost? https://saas.example.com/pricing")
     assert plan.mode is PlanMode.A
     kinds = [(s.type, s.optional) for s in plan.steps]
     assert kinds[0] == (StepType.OPEN_URL, False)
-    assert (StepType.RETRIEVE, True) in kinds and (StepType.FETCH_DATA, True) in kinds
+    assert (StepType.FETCH_DATA, True) in kinds and not [k for k, _ in kinds if k is StepType.RETRIEVE]
+    assert not plan.sub_queries  # nothing about the task goes to a public search engine
+
+
+def test_a_named_page_answers_first_and_the_web_search_is_optional() -> None:
+    plan = _plan(
+        "Summarize the Enterprise package on https://saas.example.com/pricing and compare it with reviews"
+    )
+    assert plan.mode is PlanMode.A
+    kinds = [(s.type, s.optional) for s in plan.steps]
+    assert kinds[0] == (StepType.OPEN_URL, False)
+    assert (StepType.RETRIEVE, True) in kinds
     assert all("does" not in sq.q.split() and "What" not in sq.q.split() for sq in plan.sub_queries)
-    assert plan.sub_queries[0].q == "saas Enterprise package cost"

@@ -1,0 +1,171 @@
+"""Readers of shopping and travel asks: searches (a trip's from, to, date and passengers), sorting,
+putting things in a cart, buying them with the checkout's choices."""
+
+from __future__ import annotations
+
+import re
+
+from planner._text import strip_quotes
+from planner.ask_words import NUMBER_WORDS, is_field_word, noun_phrase
+from planner.asks import (
+    Ask,
+    ChooseAsk,
+    FillAsk,
+    PressAsk,
+    SearchAsk,
+    SortAsk,
+    SubmitAsk,
+)
+from planner.field_values import read_list
+from planner.slots import date_value, long_date
+
+#: Choices a checkout asks for, as people say them: (words, option the page shows, what it is among).
+_CHECKOUT_CHOICES: tuple[tuple[str, str, str], ...] = (
+    (r"trả tiền khi nhận hàng|thanh toán khi nhận hàng|cash on delivery|pay on delivery|\bcod\b",
+     "cash on delivery",
+     "payment"),
+    (r"(?:giao hàng|ship(?:ping)?|delivery)\s+(?:tiêu chuẩn|standard)|standard (?:delivery|shipping)",
+     "standard",
+     "delivery"),
+    (r"(?:giao hàng|ship(?:ping)?|delivery)\s+(?:nhanh|hỏa tốc|express)|express (?:delivery|shipping)",
+     "express",
+     "delivery"),
+    (r"(?:pay|thanh toán)\s+(?:by|bằng)\s+(?:card|thẻ)|credit card|card payment", "card", "payment"),
+)  # fmt: skip
+
+
+def _checkout_parts(parts: list[str]) -> list[Ask]:
+    """The rest of a purchase: delivery and payment choices, then the buyer's details."""
+    asks: list[Ask] = []
+    for part in parts:
+        choice = next(((o, a) for w, o, a in _CHECKOUT_CHOICES if re.search(rf"(?i){w}", part)), None)
+        if choice is not None:
+            asks.append(ChooseAsk(option=choice[0], among=choice[1]))
+            continue
+        listed = read_list(re.sub(r"^([^:,]{1,30}):\s*", r"\1 ", part))
+        asks.extend(FillAsk(field=f.field, value=f.value) for f in listed if is_field_word(f.field))
+    return asks
+
+
+def buying(verb: str, rest: str) -> list[Ask] | None:
+    """ "buy 1 French Press, standard delivery, pay on delivery. Name: ...": put it in the cart, go
+    through the checkout with those choices and details, and place the order."""
+    first, *others = re.split(r"\s*[,.;]\s+|\s*[,;]\s*", rest.strip().rstrip("."))
+    rest = first
+    m = re.match(
+        r"(?i)(?:giúp tôi\s+|for me\s+|me\s+)?(?P<n>\d+|one|two|three|a|an)?\s*(?:cái|chiếc|x\s+)?\s*(?:of\s"
+        r"+)?"
+        r"(?:the\s+)?(?P<item>.+)$",
+        rest.strip(),
+    )
+    if m is None or not m.group("item").strip():
+        return None
+    count = m.group("n") or "1"
+    n = int(count) if count.isdigit() else NUMBER_WORDS.get(count.lower(), 1)
+    item = noun_phrase(m.group("item"))
+    asks: list[Ask] = [FillAsk(field="quantity", value=str(n), where=item)] if n > 1 else []
+    asks += [PressAsk(what="add to cart", item=item), PressAsk(what="checkout", where="cart")]
+    return [*asks, *_checkout_parts(others), SubmitAsk(purpose="order")]
+
+
+_TRIP = re.compile(
+    r"(?i)(?:\b(?:from|từ)\s+(?P<from>[A-ZÀ-Ỹ][\w\sÀ-ỹ'.-]*?)\s+(?:to|đi|đến|tới|ra|vào)\s+|"
+    r"\b(?:flights?|chuyến bay|vé)\s+(?!from\b|từ\b)(?P<from2>[A-ZÀ-Ỹ][\w'.-]*(?:\s+[A-ZÀ-Ỹ][\w'.-]*)*)\s+to"
+    r"\s+)"
+    r"(?P<to>[A-ZÀ-Ỹ][\w\sÀ-ỹ'.-]*?)(?=\s+(?:on|ngày|for|cho|in|at)\b|[,.;?]|$)"
+)
+
+
+_TRIP_DATE = re.compile(
+    r"(?i)\b(?:on|ngày|for)\s+(?P<date>\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{4}|\d{1,2}\s+\w+\s+\d{4}|"
+    r"\w+\s+\d{1,2},?\s+\d{4})"
+)
+
+
+_TRIP_PEOPLE = re.compile(
+    r"(?i)\b(?:for|cho)\s+(?P<n>\d+|one|two|three|four|five|six)\s+"
+    r"(?:passengers?|people|persons?|adults?|travell?ers?|người|khách)"
+)
+
+
+def trip_fields(text: str) -> dict[str, str]:
+    """From, to, date and passengers of a trip search, as the person wrote them."""
+    fields: dict[str, str] = {}
+    m = _TRIP.search(text)
+    if m is None:
+        return fields
+    fields["from"] = (m.group("from") or m.group("from2") or "").strip()
+    fields["to"] = m.group("to").strip()
+    d = _TRIP_DATE.search(text)
+    if d:
+        fields["date"] = date_value(d.group("date")) or long_date(d.group("date")) or d.group("date")
+    p = _TRIP_PEOPLE.search(text)
+    if p:
+        n = p.group("n")
+        fields["passengers"] = n if n.isdigit() else str(NUMBER_WORDS.get(n.lower(), 1))
+    c = _TRIP_CLASS.search(text)
+    if c:
+        fields["class"] = (
+            c.group("cabin") or {"phổ thông": "economy"}.get(c.group("vi").lower(), "business")
+        ).lower()
+    return fields
+
+
+_TRIP_CLASS = re.compile(
+    r"(?i)\b(?:in\s+)?(?P<cabin>premium economy|economy|business|first)\s+class\b|hạng\s+"
+    r"(?P<vi>phổ thông|thương gia)"
+)
+
+
+def searching(verb: str, rest: str) -> list[Ask] | None:
+    trip = trip_fields(rest)
+    if trip:
+        return [SearchAsk(query=strip_quotes(rest.strip().rstrip(".!?,")), fields=trip)]
+    rest = re.sub(
+        r"(?i)^(?:the\s+)?(?:shop|store|site|website|page|catalog(?:ue)?|products?|inbox|list)\s+", "", rest
+    )
+    rest = re.sub(r"(?i)^(?:for|about|cho)\s+", "", rest.strip())
+    rest = re.sub(r"(?i)\s+(?:on|in)\s+(?:the|this)\s+(?:shop|store|site|website|page)$", "", rest)
+    query = strip_quotes(rest.strip().rstrip(".!?,"))
+    return [SearchAsk(query=query)] if query else None
+
+
+_DESCENDING = re.compile(
+    r"(?i)\s*,?\s*(?:from\s+)?(?:highest|most expensive|largest|newest|descending|high(?:est)? to low(?:est)"
+    r"?|"
+    r"biggest first|cao xuống thấp|giảm dần)(?:\s+first)?\b"
+)
+
+
+_ASCENDING = re.compile(
+    r"(?i)\s*,?\s*(?:from\s+)?(?:lowest|cheapest|smallest|oldest|ascending|low(?:est)? to high(?:est)?|"
+    r"thấp đến cao|thấp lên cao|tăng dần)(?:\s+first)?\b"
+)
+
+
+def sorting(verb: str, rest: str) -> list[Ask] | None:
+    text = rest.strip().rstrip(".")
+    descending = bool(_DESCENDING.search(text))
+    text = _ASCENDING.sub("", _DESCENDING.sub("", text))
+    m = re.search(r"(?i)\b(?:by|on|theo)\s+(?:the\s+)?(?P<col>[\w -]+?)(?:\s+column)?$", text)
+    if m is None:
+        return None
+    return [SortAsk(column=m.group("col").strip(), descending=descending)]
+
+
+def adding(verb: str, rest: str) -> list[Ask] | None:
+    """ "add 2 of the blue mugs to the cart": quantity, item, the add control."""
+    m = re.match(r"(?i)(?P<n>\d+|one|two|three|four|five|six|a pair of|a couple of)?\s*(?:x\s+)?(?:of\s+)?(?"
+                 r":the\s+)?"
+                 r"(?P<item>.+?)\s+(?:to|into|in)\s+(?:the\s+|my\s+)?(?:shopping\s+)?(?:cart|basket|bag)\b",
+                 rest.strip())  # fmt: skip
+    if m is None:
+        return None
+    asks: list[Ask] = []
+    count = m.group("n")
+    n = int(count) if count and count.isdigit() else NUMBER_WORDS.get((count or "").lower(), 1)
+    item = noun_phrase(m.group("item"))
+    if n > 1:
+        asks.append(FillAsk(field="quantity", value=str(n), where=item))
+    asks.append(PressAsk(what="add to cart", item=item))
+    return asks

@@ -1,0 +1,200 @@
+"""Reads a task the way people write it into asks (planner/asks.py): one clause at a time, each
+opened by a verb, with prohibitions set aside as constraints and questions kept as questions.
+
+"Open URL, fill the name Carol Ng and email carol@example.com, then submit the form" reads as
+fill name, fill email, submit. "Compare the plans ... which suits a team of eight? Do not sign up
+for anything" reads as one question, with "sign up" forbidden: a prohibition never becomes a step.
+What no verb explains is kept in `unread`, so the plan can say which part it will not do.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from common.secrecy import PLACEHOLDER
+from planner._text import fold
+from planner.ask_verbs import verb_of
+from planner.ask_words import (
+    AT_URL,
+    ING,
+    JUST_LOOK,
+    JUST_TELL,
+    KEEP_REST,
+    NEGATION,
+    POLITE,
+    QUESTION_START,
+    URL,
+    WITHOUT,
+    as_question,
+    fact_kind,
+    forbidden_verb,
+    is_field_word,
+)
+from planner.asks import (
+    AnswerAsk,
+    Ask,
+    AskList,
+    FillAsk,
+    PressAsk,
+    SubmitAsk,
+)
+from planner.field_values import read_list
+
+#: Between clauses: commas and "and"/"then" before a verb, sentence ends, "but".
+_BREAK = re.compile(
+    r"\s*(?:[;\n]|\s[-–—]\s|(?<=[.!?])\s+|,\s*(?:and\s+then|and|then|but|rồi|và|sau đó|nhưng)?"
+    r"|\s(?:and\s+then|then|and|but|rồi|và|sau đó|nhưng)\s)\s*",
+    re.I,
+)
+
+# --- prohibitions ---------------------------------------------------------------------------------
+
+
+# --- questions ------------------------------------------------------------------------------------
+
+
+# --- where a target lives -------------------------------------------------------------------------
+
+
+# --- one clause -----------------------------------------------------------------------------------
+
+
+@dataclass
+class _Reading:
+    asks: list[Ask]
+    forbidden: list[str]
+    unread: list[str]
+    navigation_only: bool = False
+
+
+_KEEP_WHOLE = re.compile(r"""["“][^"”]*["”]|""" + PLACEHOLDER.pattern)
+#: A clause that only says where: "According to URL", "On URL".
+_ONLY_PLACE = re.compile(
+    r"(?i)^(?:according to|on|at|from|in|theo|trên|tại)?\s*(?:the\s+)?(?:page\s+)?(?:URL)?\W*$|^according to"
+    r"\W*$"
+)
+
+
+_ASIDE = re.compile(r"\s*\(\s*((?:đừng|don'?t|do not|never|không|no|without)\b[^)]*)\)", re.I)
+#: "frobnicate the widget": a clause with a verb the rules do not know (never part of a list of values).
+VERB_OBJECT = re.compile(
+    r"^(?!the\b|a\b|an\b|my\b|your\b)[a-z]{3,}\s+(?:the|a|an|my|your|this|that|all|some|every)\s"
+)
+_OPENS_PAGE = re.compile(r"(?i)^(?:open|go to|visit|navigate to|head to|mở|vào|truy cập)\s+URL\W*$")
+#: "... and what it costs": a question about what the question before it found.
+_ABOUT_IT = re.compile(r"(?i)^(?:what|how much|when|where|how many)\s+(?:it|they|that one|this one|that)\b")
+
+
+def _clauses(text: str) -> list[str]:
+    """Pieces that each start with a verb (or a question); a piece without one continues the last
+    (", email a@b.co and subject Billing" belongs to the fill before it). Quoted values and
+    placeholders are never split."""
+    kept: list[str] = []
+
+    def keep(m: re.Match[str]) -> str:
+        kept.append(m.group(0))
+        return f"\x00{len(kept) - 1}\x00"
+
+    protected = _KEEP_WHOLE.sub(keep, text)
+    pieces = [
+        re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], p)
+        for p in _BREAK.split(protected)
+        if p and p.strip() and not _ONLY_PLACE.match(p.strip())
+    ]
+    out: list[str] = []
+    for piece in pieces:
+        piece = POLITE.sub("", piece.strip())
+        piece = POLITE.sub("", piece)
+        if JUST_LOOK.match(piece) or KEEP_REST.match(piece):
+            continue  # "xem giúp mình", "check": where to look, already known
+        asked = QUESTION_START.match(piece) is not None or as_question(piece) is not None
+        continues_question = (
+            bool(out)
+            and as_question(out[-1]) is not None
+            and not out[-1].rstrip().endswith("?")
+            and QUESTION_START.match(piece) is None  # "..., how much storage am I using?" asks anew
+        ) or (bool(out) and as_question(out[-1]) is not None and _ABOUT_IT.match(piece) is not None)
+        after_page = (
+            bool(out) and _OPENS_PAGE.match(out[-1]) is not None
+        )  # "Open URL, frobnicate ...": its own
+        unknown_verb = VERB_OBJECT.match(piece) is not None and verb_of(piece) is None  # "frobnicate the x"
+        starts = (
+            verb_of(piece) is not None
+            or (asked and not continues_question)
+            or NEGATION.match(piece)
+            or after_page
+            or unknown_verb
+        )
+        if out and not starts:
+            joiner = ", " if not out[-1].endswith((".", "?", "!")) else " "
+            out[-1] = f"{out[-1]}{joiner}{piece}"
+        else:
+            out.append(piece)
+    return out
+
+
+def read_asks(task: str) -> AskList:
+    """The task's asks, prohibitions and unread parts, in the order the person gave them."""
+    reading = _Reading(asks=[], forbidden=[], unread=[])
+    text = URL.sub(lambda m: "URL" if m.group(0) else "", task)
+    text = AT_URL.sub(" ", text)
+    text = _ASIDE.sub(r". \1.", text)  # "(đừng submit)": a prohibition said in passing is one all the same
+    for m in WITHOUT.finditer(text):
+        reading.forbidden.append(
+            ING.get(m.group("verb").lower(), m.group("verb").lower().removesuffix("ing"))
+        )
+    text = WITHOUT.sub("", text)
+    read_only = bool(JUST_TELL.search(text))
+    for clause in _clauses(text):
+        _read_clause(clause, reading)
+    if read_only:
+        reading.forbidden.extend(
+            w for w in ("submit", "send", "sign up", "buy") if w not in reading.forbidden
+        )
+        reading.asks = [a for a in reading.asks if a.kind in ("answer", "open", "search", "sort")]
+    forbidden = list(dict.fromkeys(f for f in reading.forbidden if f))
+    asks = [a for a in reading.asks if not _is_forbidden(a, forbidden)]
+    return AskList(asks=asks, forbidden=forbidden, unread=reading.unread)
+
+
+def _read_clause(clause: str, reading: _Reading) -> None:
+    negated = NEGATION.match(clause)
+    if negated is not None:
+        verb = forbidden_verb(negated.group("rest"))
+        if verb:
+            reading.forbidden.append(verb)
+        return
+    found = verb_of(clause)
+    if found is not None:
+        verb, reader, rest = found
+        asks = reader(verb, rest)
+        if asks is not None:
+            reading.asks.extend(asks)
+            return
+    asked = as_question(clause)
+    if asked is not None:
+        reading.asks.append(AnswerAsk(question=asked, expects=fact_kind(asked)))
+        return
+    listed = read_list(re.sub(r"^([^:,]{1,30}):\s*", r"\1 ", clause)) if found is None else []
+    if listed and all(is_field_word(f.field) for f in listed):
+        reading.asks.extend(FillAsk(field=f.field, value=f.value) for f in listed)
+        return
+    if (found is None and clause.strip(" .") and clause.strip(" .") != "URL") or (
+        found is not None and asks is None
+    ):
+        reading.unread.append(clause.strip(" ."))
+
+
+def _is_forbidden(ask: Ask, forbidden: list[str]) -> bool:
+    """An ask the person also ruled out ("sign up ... do not sign up") is dropped, never done."""
+    if not forbidden:
+        return False
+    words = {fold(f) for f in forbidden}
+    if isinstance(ask, SubmitAsk):
+        said = {"login": "log in", "signup": "sign up", "send": "send", "order": "order", "book": "book",
+                "reply": "reply", "save": "save", "confirm": "confirm"}[ask.purpose]  # fmt: skip
+        return fold(said) in words or ("submit" in words and ask.purpose != "login")
+    if isinstance(ask, PressAsk):
+        return any(fold(ask.what.lower()).startswith(w) for w in words)
+    return False
