@@ -82,6 +82,10 @@ class _Draft:
 
     def gate(self, kind: GateKind, what: str) -> str:
         gate = make_gate(kind, self.spec, what)
+        taken = {g.gate_id for g in self.gates}
+        if gate.gate_id in taken:  # "buy ... and submit": two sends, two gates, each asked on its own
+            n = 2 + sum(1 for t in taken if t.startswith(f"{gate.gate_id}_"))
+            gate = gate.model_copy(update={"gate_id": f"{gate.gate_id}_{n}"})
         self.gates.append(gate)
         return gate.gate_id
 

@@ -61,6 +61,9 @@ def test_help_loads_the_parser_and_nothing_of_the_commands(tmp_path: Path) -> No
     assert ours == {
         "app",
         "app.entry",
+        "app.stopped",  # a signal during start-up is answered (standard library only)
+        "common",
+        "common.moments",  # start-up moments for the fault tests (standard library only)
         "app.cli_parser",
         "app.cli_batch_args",
         "executor",
