@@ -51,7 +51,7 @@ _BAD_INPUT_ERRORS = (
     ("planner.plan_file", "PlanFileError"),
     ("executor.plan_check", "PlanRejected"),
     ("executor.service", "UnknownRun"),
-    ("executor.checkpoint_store", "CheckpointStoreError"),
+    ("executor.checkpoint_refs", "CheckpointStoreError"),
     ("receipts.errors", "ReceiptsError"),
     ("browser.discovery", "ChromiumNotFound"),
     ("browser.deadline", "BrowserDidNotStart"),
@@ -204,7 +204,7 @@ async def _run_plan(
 def _in_store(store: CheckpointStore, run_id: str) -> bool:
     """The run reached the run store, so `waypost resume` can continue it (a store that cannot be
     read now cannot say so: no resume command is promised)."""
-    from executor.checkpoint_store import CheckpointStoreError
+    from executor.checkpoint_refs import CheckpointStoreError
 
     try:
         return store.has_run(run_id)
@@ -215,7 +215,8 @@ def _in_store(store: CheckpointStore, run_id: str) -> bool:
 def _in_store_of(settings: Settings, run_id: str) -> bool:
     """As `_in_store`, before this command has opened the store (a resume stopped early)."""
     from app.wiring import store_path
-    from executor.checkpoint_store import CheckpointStore, CheckpointStoreError
+    from executor.checkpoint_refs import CheckpointStoreError
+    from executor.checkpoint_store import CheckpointStore
 
     try:
         with CheckpointStore(store_path(Path(settings.runs_dir).expanduser())) as store:

@@ -19,7 +19,7 @@ from pydantic import ConfigDict
 
 from app.mcp_desk import ChannelRefusal, McpDesk
 from common.secrecy import scrub
-from executor.checkpoint_store import CheckpointStoreError
+from executor.checkpoint_refs import CheckpointStoreError
 from executor.service import UnknownRun
 from executor.tighten import Restrictions
 from receipts.errors import ReceiptsError

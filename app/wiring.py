@@ -128,7 +128,8 @@ _WAITING = frozenset(
 def _run_store(runs_dir: Path) -> CheckpointStore:
     """The run store; an unreadable one is set aside (kept), a new one started, and the person told
     where it went and which waiting runs it held (their receipts stay readable)."""
-    from executor.checkpoint_store import CheckpointStore, CheckpointStoreError
+    from executor.checkpoint_refs import CheckpointStoreError
+    from executor.checkpoint_store import CheckpointStore
     from executor.set_aside import open_or_set_aside
     from receipts.runs import list_runs
 

@@ -24,7 +24,7 @@ from batch.suite_secrets import secret_values
 from browser.deadline import BrowserDidNotStart, BrowserLost
 from browser.grid import BrowserError, reachable
 from common.contracts import new_id
-from executor.checkpoint_store import CheckpointStoreError
+from executor.checkpoint_refs import CheckpointStoreError
 from executor.errors import ExecutorError
 from executor.models import ApprovalPolicy, RunBundleV1, RunStatus
 from executor.service import AgentCore, UnknownRun

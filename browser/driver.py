@@ -20,12 +20,11 @@ from browser.click_facts import ClickFacts, probe
 from browser.deadline import BrowserLost, Deadlines
 from browser.dom_hash import dom_hash
 from browser.effect_hold import Concerns, EffectJudge
+from browser.events import DialogEvent, GuardEvent
 from browser.models import (
     Action,
     ActionOutcome,
     BrowserPolicy,
-    DialogEvent,
-    GuardEvent,
     LaunchOptions,
     Observation,
     PageCapture,

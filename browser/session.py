@@ -35,9 +35,10 @@ from playwright.async_api import (
 
 from browser import local_network
 from browser.effect_hold import EffectHold, SentRequest
+from browser.events import DialogEvent, GuardEvent
 from browser.hop_guard import watch_hops
 from browser.launch import launch
-from browser.models import BrowserPolicy, DialogEvent, GuardEvent, LaunchOptions
+from browser.models import BrowserPolicy, LaunchOptions
 from browser.network_policy import PrivateNetworkGuard
 from browser.quarantine import NO_WEBRTC, REFUSED, Quarantine, silence
 from browser.request_guard import TypedValues, measuring

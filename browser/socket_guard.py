@@ -16,7 +16,7 @@ from typing import Literal
 
 from playwright.async_api import BrowserContext, Error, WebSocketRoute
 
-from browser.models import GuardEvent
+from browser.events import GuardEvent
 from browser.request_guard import TypedValues
 
 #: The close code a refused socket gets: 1008, "policy violation" (RFC 6455, 7.4.1).

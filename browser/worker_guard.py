@@ -32,7 +32,7 @@ from typing import Any
 from playwright.async_api import BrowserContext, Error, Page
 
 from browser.cdp_targets import AUTO_ATTACH, CdpTarget, PageLink
-from browser.models import GuardEvent
+from browser.events import GuardEvent
 
 HELD = "worker held: it ran after a value was typed; it is paused, so nothing it sends leaves (no_submit)"
 LATE_HELD = "worker stopped before its script ran: it was started after a value was typed (no_submit)"

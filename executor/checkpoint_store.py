@@ -33,6 +33,7 @@ from pydantic import BaseModel, ValidationError
 
 from common.scrubbed_sqlite import scrubbed_db
 from executor import store_schema
+from executor.checkpoint_refs import RUN_ID, CheckpointStoreError, UnknownCheckpoint, parse_ref
 from executor.models import (
     Approval,
     BudgetStateV1,
@@ -51,8 +52,6 @@ from executor.store_schema import EVIDENCE_SQL, INDEXES, MIGRATIONS, SCHEMA_VERS
 from planner.models import Contract, ExecutionPlan
 
 RUNNING = "RUNNING"
-_RUN_ID = r"[^/\s]+"
-_REF = re.compile(rf"chk://(?P<run>{_RUN_ID})/(?P<n>0|[1-9][0-9]{{0,8}})")
 _PENDING_STATUS = {
     "CONFIRMATION": RunStatus.NEEDS_CONFIRMATION,
     "CLARIFICATION": RunStatus.NEEDS_CLARIFICATION,
@@ -63,14 +62,6 @@ _APPROVALS_SQL = "SELECT data FROM approvals WHERE run_id = ? ORDER BY rowid"
 M = TypeVar("M", bound=BaseModel)
 
 
-class CheckpointStoreError(Exception):
-    """The store cannot serve: file unreadable or corrupt, a newer schema, or a bad reference."""
-
-
-class UnknownCheckpoint(CheckpointStoreError):
-    """No run or checkpoint with that id: resume cannot start from it."""
-
-
 class _Head(Contract):
     """A checkpoint as stored: the run's head, not a copy of its steps."""
 
@@ -79,14 +70,6 @@ class _Head(Contract):
     pending: PendingUserInput | None = None
     last_url: str | None = None
     created_at: datetime
-
-
-def parse_ref(ref: str) -> tuple[str, int]:
-    """`chk://<run_id>/<n>` -> (run_id, n). n = 0 names the run's live state (what save_step wrote)."""
-    match = _REF.fullmatch(ref) if isinstance(ref, str) else None
-    if match is None:
-        raise CheckpointStoreError(f"malformed checkpoint ref {ref!r}: expected 'chk://<run_id>/<n>'")
-    return match["run"], int(match["n"])
 
 
 def _now() -> str:
@@ -204,7 +187,7 @@ class CheckpointStore:
     ) -> None:
         """Registers a run; for a known run_id (resume) keeps all state, counts one more leg and
         touches updated_at."""
-        if not re.fullmatch(_RUN_ID, run_id):  # it must fit in a chk:// ref
+        if not re.fullmatch(RUN_ID, run_id):  # it must fit in a chk:// ref
             raise CheckpointStoreError(f"run_id {run_id!r} must be non-empty, without '/' or spaces")
         try:
             mode = ExecMode(exec_mode).value
@@ -347,7 +330,7 @@ class CheckpointStore:
         """A `chk://` ref gives that snapshot; a bare run_id (or n = 0) gives the latest saved state,
         so a run killed between steps resumes from what save_step wrote. Approvals are always the
         run's current ones: a decision given after the pause is exactly what resume needs."""
-        is_run_id = re.fullmatch(_RUN_ID, ref_or_run_id) and not ref_or_run_id.lower().startswith("chk:")
+        is_run_id = re.fullmatch(RUN_ID, ref_or_run_id) and not ref_or_run_id.lower().startswith("chk:")
         run_id, n = (ref_or_run_id, 0) if is_run_id else parse_ref(ref_or_run_id)
         with self._tx(read=True):
             if n == 0:

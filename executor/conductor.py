@@ -21,7 +21,8 @@ from browser.discovery import ChromiumNotFound
 from browser.network_policy import for_task
 from common.moments import reached
 from executor.budget import BudgetEnforcer
-from executor.checkpoint_store import CheckpointStore, CheckpointStoreError
+from executor.checkpoint_refs import CheckpointStoreError
+from executor.checkpoint_store import CheckpointStore
 from executor.confirm import ConfirmHandler, HumanConfirmBroker
 from executor.disk_full import disk_full
 from executor.disk_full import sentence as disk_sentence

@@ -15,7 +15,8 @@ from pathlib import Path
 from typing import Any
 
 from browser.driver import BrowserDriver, PolicyAware
-from browser.models import BrowserPolicy, GuardEvent
+from browser.events import GuardEvent
+from browser.models import BrowserPolicy
 from browser.thumbnail import driver_thumbnail
 from browser.worker_guard import UNCHECKED
 from common.secrecy import has_placeholder

@@ -5,15 +5,8 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
-from browser.models import (
-    Action,
-    ActionOutcome,
-    DialogEvent,
-    GuardEvent,
-    Observation,
-    OutcomeStatus,
-    PageCapture,
-)
+from browser.events import DialogEvent, GuardEvent
+from browser.models import Action, ActionOutcome, Observation, OutcomeStatus, PageCapture
 from tests.unit.receipts._helpers import png
 
 

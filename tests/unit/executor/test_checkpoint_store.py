@@ -17,13 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from executor.checkpoint_store import (
-    CheckpointStore,
-    CheckpointStoreError,
-    RunSummary,
-    UnknownCheckpoint,
-    parse_ref,
-)
+from executor.checkpoint_refs import CheckpointStoreError, UnknownCheckpoint, parse_ref
+from executor.checkpoint_store import CheckpointStore, RunSummary
 from executor.models import (
     Approval,
     BudgetStateV1,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import errno
 import sqlite3
 
-from executor.checkpoint_store import CheckpointStoreError
+from executor.checkpoint_refs import CheckpointStoreError
 from executor.disk_full import disk_full, sentence
 
 
