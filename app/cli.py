@@ -285,20 +285,15 @@ async def _cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
-    from app.wiring import launch_options
-    from executor.replay import replay_to_folder
-    from receipts.keys import install_key
+    from app.wiring import build_core
     from receipts.runs import resolve_run
 
-    runs_dir = settings.runs_dir.expanduser()
-    folder = resolve_run(args.run, runs_dir)
-    report = await replay_to_folder(
-        folder.root,
-        runs_dir,
-        launch_options=launch_options(settings),
-        include_risky=args.include_risky,
-        signer=install_key(),
-    )
+    folder = resolve_run(args.run, settings.runs_dir.expanduser())
+    core = build_core(settings)  # the window replays through the same core (signed receipts)
+    try:
+        report = await core.replay(folder.root, include_risky=args.include_risky)
+    finally:
+        core.store.close()
     _emit(args, report.to_dict(), report.summary())
     return 0 if report.ok else 1
 

@@ -101,6 +101,7 @@ def build_core(settings: Settings, *, tools: Mapping[str, Tool] | None = None) -
             signer=install_key(),
         ),
         launch_options=launch_options(settings),
+        signer=install_key(),
     )
 
 

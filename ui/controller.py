@@ -114,6 +114,12 @@ class RunController(QObject):
         self._released = asyncio.Event()
         self._released.set()
         self._next_core: AgentCore | None = None
+        self._replaying = False
+
+    @property
+    def replaying(self) -> bool:
+        """A replay is going on: its gates belong to the replay, not to the plan on screen."""
+        return self._replaying
 
     @property
     def busy(self) -> bool:
@@ -347,7 +353,12 @@ class RunController(QObject):
 
     async def _replay(self, run_id: str) -> None:
         core = await self._ready_core()
-        self.replay_finished.emit(await core.replay(run_id, confirm=self))
+        self._replaying = True
+        try:
+            report = await core.replay(run_id, confirm=self)
+        finally:
+            self._replaying = False
+        self.replay_finished.emit(report)
 
     async def _plan(self, task: str, url: str | None, files: tuple[str, ...], planner: PlannerChoice) -> None:
         result = await (await self._ready_core()).plan(task, url=url or None, files=files, planner=planner)

@@ -287,7 +287,8 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_gate_requested(self, request: ConfirmRequest) -> None:
-        self.plan_view.mark_waiting(request.step_id)
+        if not self.controller.replaying:  # a replay's gate is not a step of the plan on screen
+            self.plan_view.mark_waiting(request.step_id)
         self.live_view.set_clock_running(False)  # a person's time is not the run's
         self._declined_step = request.step_name  # named if the person declines
         self.live_view.set_status_text(f"Waiting for your confirmation: {request.step_name}")
