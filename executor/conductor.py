@@ -28,6 +28,7 @@ from executor.errors import BudgetExceeded
 from executor.events import EventSink, NullSink
 from executor.evidence import EvidenceLedger
 from executor.gate_desk import Denied, GateDesk, Paused
+from executor.gate_look import StepPictures
 from executor.gatekeeper import ApprovalBook, Gatekeeper
 from executor.journal import RunClosed, RunJournal, RunOpened, StepBegun, StepRecorded
 from executor.journal_intents import JournalIntents
@@ -219,6 +220,7 @@ class RunConductor:
             trace_id=plan.trace_id,
             resources=state.resources,
             facts=lambda: (budget.state(), state.last_url),
+            show=StepPictures(self.registry, state.resources, lambda: state.outputs),
         )
         engine = ToolCallEngine(
             self.tools,

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from executor.confirm import ConfirmRequest, HumanConfirmBroker
+from executor.gate_look import ShowStep
 from executor.gate_preview import take_gate_preview
 from executor.gatekeeper import DEFAULT_ACTION_GATE, ApprovalBook, Gatekeeper
 from executor.journal import GateAnswered, GateAsked, RunJournal, StepRecorded
@@ -93,7 +94,11 @@ class GateDesk:
         trace_id: str,
         resources: RunResources | None = None,
         facts: RunFacts = _no_facts,
+        show: ShowStep | None = None,
     ) -> None:
+        """`show` makes the picture a step's question shows (executor/gate_look.py StepPictures);
+        without it, the run's page as it is."""
+        self.show = show
         self.gatekeeper = gatekeeper
         self.approvals = approvals
         self.broker = broker
@@ -118,7 +123,7 @@ class GateDesk:
             pending = HumanConfirmBroker.pending(decision, step, None)
             ref = await self.journal.checkpoint(pending)  # first: the app may close while they think
             pending = pending.model_copy(update={"checkpoint_ref": ref})
-            shot = await gate_screenshot(self.resources, step.step_id)
+            shot = await (self.show(step) if self.show else gate_screenshot(self.resources, step.step_id))
             answer = await self._ask(step, decision, pending, target=None, screenshot_path=shot)
             if answer is None:
                 return Paused(decision, pending)
@@ -262,7 +267,14 @@ async def gate_screenshot(resources: RunResources | None, name: str) -> str | No
     )
 
 
-def replay_question(gate: GateDecisionRecord, step_id: str, replay_run_id: str) -> ConfirmRequest:
+def replay_question(
+    gate: GateDecisionRecord,
+    step_id: str,
+    replay_run_id: str,
+    *,
+    step_name: str | None = None,
+    screenshot_path: str | None = None,
+) -> ConfirmRequest:
     """The question a replay asks again before acting where the source run was gated: replay acts on
     live pages, so it passes the same gates (executor/replay_gates.py asks it, once per step)."""
     decision = GateDecisionV1(
@@ -279,6 +291,7 @@ def replay_question(gate: GateDecisionRecord, step_id: str, replay_run_id: str) 
         trace_id=replay_run_id,
         decision=decision,
         step_id=step_id,
-        step_name=f"Replay of step {step_id}",
+        step_name=f"Replay: {step_name}" if step_name else "Replay of a recorded step",
         step_type="REPLAY",
+        screenshot_path=screenshot_path,
     )

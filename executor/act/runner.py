@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import shutil
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -25,12 +26,14 @@ from executor.act.hints import HintedCognition
 from executor.act.intent import Intent
 from executor.act.loop import ActLoop, LoopResult
 from executor.act.perform import ActEnv
+from executor.act.preview import preview_step
 from executor.act.progress import StepProgress
 from executor.act.spec import loop_spec
 from executor.act.verify import goal_failure
 from executor.errors import FatalToolError
 from executor.events import NullSink
 from executor.memory import MemoryStore, site_of
+from executor.run_resources import RunResources
 from executor.tool_engine import ToolCallEngine
 from executor.tools import ToolContext, ToolOutput
 from planner.cognition import Cognition, RuleCognition
@@ -134,6 +137,12 @@ class ActRunner:
         return ToolOutput(
             outputs=outputs, actions=actions, ui_actions=progress.performed, final_url=progress.url
         )
+
+    async def preview(
+        self, step: Step, resources: RunResources, outputs: Mapping[str, Mapping[str, Any]]
+    ) -> str | None:
+        """What the step's gate shows: its page, its elements marked (executor/act/preview.py)."""
+        return await preview_step(step, resources, outputs)
 
     def _cognition(self, url: str | None) -> Cognition:
         hints = self.memory.field_hints(site_of(url)) if self.memory is not None else {}
