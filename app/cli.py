@@ -318,6 +318,10 @@ async def _cmd_doctor(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "gui":  # the window paints first, then loads the settings (app/gui_boot.py)
+        from app.gui_boot import open_window
+
+        return open_window({"runs_dir": args.runs_dir})
     owner_only_umask()  # every file from here on is 0600, every folder 0700
     settings = _settings(args)
     check_display(bool(getattr(args, "headed", False)))
@@ -328,10 +332,6 @@ def _dispatch(args: argparse.Namespace) -> int:
         from app.cli_receipts import receipts_command
 
         return receipts_command(args, settings, _emit)
-    if args.command == "gui":
-        from app.gui_entry import open_gui
-
-        return open_gui(settings)  # imported late: plan/run/doctor should not load Qt
     commands = {
         "plan": _cmd_plan,
         "run": _cmd_run,

@@ -43,9 +43,18 @@ async def test_a_window_replay_is_signed_and_leaves_the_plan_rows_alone(
         asked = next_emit(controller.gate_requested)
         replayed = next_emit(controller.replay_finished)
         window.history_panel.replay_button.click()
-        await asyncio.wait_for(asked, 60)
+        (replay_request,) = await asyncio.wait_for(asked, 60)
         assert window.plan_view.model.status_of(step) == "SUCCESS", "the finished run's row changed"
         assert window.gate_dialog is not None
+        assert replay_request.step_name == f"Replay: {request.step_name}"  # not "Replay of step stp_a1"
+        preview = window.gate_dialog.preview  # the replay's gate marks what it will fill, as the run's did
+        assert preview is not None and preview.url.endswith("/signup.html")
+        assert [(m.label, m.value) for m in preview.marks] == [
+            ("Full name", "Alice Nguyen"),
+            ("Email", "alice@example.com"),
+            ("Company", "Acme"),
+        ]
+        assert all(m.box is not None for m in preview.marks)
         window.gate_dialog.approve_button.click()
         (report,) = await asyncio.wait_for(replayed, 120)
         await controller.wait_idle()
