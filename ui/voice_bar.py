@@ -50,6 +50,8 @@ class VoiceBar(QWidget):
         self.status_label = QLabel("")
         self.push_to_talk: PushToTalk | None = None
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.status_label.setWordWrap(True)  # a long note (no microphone…) wraps, never cut mid-word
+        self.status_label.setProperty("role", "muted")
         box = QHBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         for widget in (self.speak_button, self.level_meter, self.elapsed_label, self.cancel_button):

@@ -1,0 +1,84 @@
+"""Nothing overlaps at 1280x800 or 800x600, the voice row included; long words wrap rather than cut.
+
+Before, the voice row was laid over the task box's last line (the task box sat in a splitter sized
+below what its rows need), step names were cut ("Open the datafeed p…") and the microphone note was
+cut mid-word at 800 px.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from PySide6.QtCore import QRect, Qt
+from PySide6.QtWidgets import QLayout, QWidget
+from pytestqt.qtbot import QtBot
+
+from executor.service import AgentCore
+from planner.models import ExecutionPlan
+from tests.support.fake_mic import FakeMicRecorder
+from tests.ui.conftest import DEFAULT_SETTINGS
+from ui.controller import RunController
+from ui.main_window import MainWindow
+from ui.voice_controller import VoiceController
+
+LONG_STEPS = [
+    "Open the datafeed packages page and read every plan it lists",
+    "Search the web for independent reviews of the datafeed packages",
+    "Score, recommend and prepare the signup details for the chosen package",
+]
+
+
+class QuietEngine:
+    name = "quiet"
+
+
+def overlaps(root: QWidget) -> list[str]:
+    """Pairs of visible widgets laid out side by side (in one layout) whose rectangles intersect."""
+    found = []
+    for layout in root.findChildren(QLayout):
+        items = [item.widget() for i in range(layout.count()) if (item := layout.itemAt(i)) is not None]
+        shown = [w for w in items if w is not None and w.isVisible() and w.width() > 0 and w.height() > 0]
+        for a, b in itertools.combinations(shown, 2):
+            if QRect(a.geometry()).intersects(b.geometry()):
+                found.append(
+                    f"{type(a).__name__} {a.accessibleName()!r} x {type(b).__name__} {b.accessibleName()!r}"
+                )
+    return found
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (800, 600)])
+def test_nothing_overlaps_and_the_voice_row_sits_under_the_task_box(
+    qtbot: QtBot, core: AgentCore, size: tuple[int, int]
+) -> None:
+    mic = FakeMicRecorder(available=False)  # "No microphone found…": the longest note the row shows
+    voice = VoiceController(mic, QuietEngine())  # type: ignore[arg-type]
+    window = MainWindow(RunController(core), DEFAULT_SETTINGS, voice=voice)
+    qtbot.addWidget(window)
+    window.resize(*size)
+    window.show()
+    plan = ExecutionPlan.model_validate(
+        {
+            "mode": "A",
+            "steps": [{"step_id": f"s{i}", "type": "OPEN_URL", "name": n} for i, n in enumerate(LONG_STEPS)],
+        }
+    )
+    window.plan_view.set_plan(plan)
+    for tab in range(window.tabs.count()):  # every page laid out at this size
+        window.tabs.setCurrentIndex(tab)
+        qtbot.waitUntil(lambda: window.tabs.currentWidget().isVisible())
+        assert overlaps(window) == [], f"tab {window.tabs.tabText(tab)} at {size}"
+    bar, edit = window.voice_bar, window.task_panel.task_edit
+    assert bar is not None
+    below = bar.mapTo(window, bar.rect().topLeft()).y()
+    assert edit.mapTo(window, edit.rect().bottomLeft()).y() < below, "the voice row covers the task box"
+    note = bar.status_label
+    assert note.wordWrap() and note.heightForWidth(note.width()) <= note.height() + 1  # all of it shows
+    table = window.plan_view.table
+    for row, name in enumerate(LONG_STEPS):
+        index = window.plan_view.model.index(row, 0)
+        assert index.data() == name and name in str(
+            index.data(Qt.ItemDataRole.ToolTipRole)
+        )  # whole, and whole in the tooltip
+        assert table.rowHeight(row) >= table.fontMetrics().height()
+    assert table.wordWrap()
