@@ -121,7 +121,9 @@ async def _main(prepare: Callable[[], Awaitable[Session]]) -> int:
     try:
         session = await prepare()
     except StartupFailed as exc:
-        print(f"waypost: {exc}", file=sys.stderr)
+        from common.secrecy import scrub  # after the first paint: the failure's sentence, scrubbed
+
+        print(scrub(f"waypost: {exc}"), file=sys.stderr)
         window.task_panel.show_notice(f"Waypost could not start: {exc}")
         window.task_panel.set_busy(True)
         window.statusBar().showMessage("Could not start; see the note under the task box")

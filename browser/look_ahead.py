@@ -28,6 +28,9 @@ from browser.targets import resolve
 
 #: How long one element may take to be found on a page that has loaded.
 FIND_MS = 1_500
+#: How long the step's page may take to open: the question waits for the picture, and a person can
+#: answer without one (a slow page then shows as "did not open" with the page the run is on).
+OPEN_MS = 5_000
 _PURPOSE: dict[str, Purpose] = {"fill": "fill", "check": "check", "select": "select", "upload": "upload"}
 
 
@@ -93,9 +96,7 @@ async def look(
     page.on("popup", opened)
     try:
         try:
-            response = await open_url(
-                page, url, wait_until="load", timeout_ms=float(timeout_ms or session.navigation_timeout_ms)
-            )
+            response = await open_url(page, url, wait_until="load", timeout_ms=float(timeout_ms or OPEN_MS))
         except (PlaywrightTimeout, Error) as exc:
             if not session.alive:
                 raise

@@ -85,8 +85,10 @@ class AnswerPanel(QWidget):
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.answer)
-        split.addWidget(self._titled("Citations", self.citations))
-        split.addWidget(self._titled("Evidence", self.evidence))
+        self.citations_box = self._titled("Citations", self.citations)
+        self.evidence_box = self._titled("Evidence", self.evidence)
+        split.addWidget(self.citations_box)
+        split.addWidget(self.evidence_box)
         split.setSizes([300, 120, 160])
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
@@ -112,6 +114,7 @@ class AnswerPanel(QWidget):
         self.answer.clear()
         self.citations.clear()
         self.evidence.setRowCount(0)
+        self._show_sources()
 
     def show_bundle(self, bundle: RunBundleV1, declined_step: str | None = None) -> None:
         """People's words on the label; the status code and reason stay in its tooltip."""
@@ -129,6 +132,12 @@ class AnswerPanel(QWidget):
         self.evidence.setRowCount(0)
         for evidence in bundle.evidence:
             self._add_evidence(evidence)
+        self._show_sources()
+
+    def _show_sources(self) -> None:
+        """Citations and evidence take room only when there are some (an act-only run has none)."""
+        self.citations_box.setVisible(self.citations.count() > 0)
+        self.evidence_box.setVisible(self.evidence.rowCount() > 0)
 
     @property
     def citation_texts(self) -> list[str]:
@@ -139,6 +148,7 @@ class AnswerPanel(QWidget):
         self._add_evidence(event.item)
 
     def _add_evidence(self, item: EvidenceItem) -> None:
+        self.evidence_box.show()
         row = self.evidence.rowCount()
         self.evidence.insertRow(row)
         cells = (item.title, item.source_url, item.snippet, f"{item.confidence:.2f}")

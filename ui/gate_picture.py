@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QPointF, QRect, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QPainter, QPen, QPixmap
 from PySide6.QtWidgets import QWidget
 
@@ -22,6 +22,9 @@ if TYPE_CHECKING:
 #: The colour of the boxes and their numbers: seen on light and dark pages alike.
 MARK_COLOUR = "#f97316"
 MASK = "••••••"
+#: Room kept around the marked elements, and the least of the page shown (CSS pixels).
+MARGIN = (160.0, 120.0)
+MIN_VIEW = (800.0, 500.0)
 _VERBS = {
     "fill": "Type into",
     "select": "Choose in",
@@ -65,20 +68,42 @@ class MarkedScreenshot(ScreenshotLabel):
         super().__init__(placeholder, parent)
         self.marks: list[GateMark] = []
         self.viewport_width: int | None = None
+        #: Where the shown picture starts, in CSS pixels, and how many shown pixels a CSS pixel is.
+        self._origin = (0.0, 0.0, 1.0)
 
     def set_marks(self, marks: list[GateMark], viewport_width: int | None) -> None:
         self.marks = list(marks)
         self.viewport_width = viewport_width
         self._rescale()
 
+    def region(self, pixmap: QPixmap) -> QRect:
+        """The part of the picture shown: around the marked elements (with room for the page around
+        them, at least MIN_VIEW CSS pixels), or all of it when nothing is marked."""
+        boxed = [m.box for m in self.marks if m.box is not None]
+        whole = pixmap.rect()
+        if not boxed:
+            return whole
+        k = pixmap.width() / (self.viewport_width or pixmap.width())
+        left, top = min(b[0] for b in boxed), min(b[1] for b in boxed)
+        right, bottom = max(b[0] + b[2] for b in boxed), max(b[1] + b[3] for b in boxed)
+        width, height = (
+            max(right - left + 2 * MARGIN[0], MIN_VIEW[0]),
+            max(bottom - top + 2 * MARGIN[1], MIN_VIEW[1]),
+        )
+        x = max(0.0, (left + right) / 2 - width / 2)
+        y = max(0.0, (top + bottom) / 2 - height / 2)
+        return QRect(round(x * k), round(y * k), round(width * k), round(height * k)).intersected(whole)
+
     def scaled(self, pixmap: QPixmap) -> QPixmap:
-        """The scaled picture with the boxes drawn in (the stored picture itself is never changed)."""
-        out = super().scaled(pixmap)
+        """The marked region, scaled, with the boxes drawn in (the stored picture is never changed)."""
+        shown = self.region(pixmap)
+        out = super().scaled(pixmap.copy(shown))
         boxed = [m for m in self.marks if m.box is not None]
         if not boxed or out.isNull():
             return out
-        css_width = self.viewport_width or pixmap.width()
-        scale = out.width() / css_width if css_width else 1.0
+        k = pixmap.width() / (self.viewport_width or pixmap.width())  # CSS px -> picture px
+        scale = out.width() / shown.width() if shown.width() else 1.0
+        self._origin = (shown.x() / k, shown.y() / k, k * scale)
         painter = QPainter(out)
         painter.setRenderHint(QPainter.RenderHint.Antialiasing)
         colour = QColor(MARK_COLOUR)
@@ -88,11 +113,12 @@ class MarkedScreenshot(ScreenshotLabel):
         painter.setFont(font)
         for mark in boxed:
             assert mark.box is not None
-            x, y, w, h = (v * scale for v in mark.box)
+            x, y, w, h = self._shown(mark.box)
             painter.setPen(QPen(colour, 2))
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRoundedRect(QRectF(x - 2, y - 2, w + 4, h + 4), 3, 3)
-            badge = QRectF(x - 9, y - 9, 18, 18)
+            # the number left of the box, beside it: never over the element's own label
+            badge = QRectF(x - 24 if x >= 24 else x + 2, y + h / 2 - 9, 18, 18)
             painter.setPen(Qt.PenStyle.NoPen)
             painter.setBrush(QBrush(colour))
             painter.drawEllipse(badge.center(), 9, 9)
@@ -101,13 +127,15 @@ class MarkedScreenshot(ScreenshotLabel):
         painter.end()
         return out
 
+    def _shown(self, box: list[float]) -> tuple[float, float, float, float]:
+        """A box in CSS pixels, where it lands in the shown picture."""
+        ox, oy, scale = self._origin
+        return (box[0] - ox) * scale, (box[1] - oy) * scale, box[2] * scale, box[3] * scale
+
     def mark_centre(self, n: int) -> QPointF | None:
-        """Where mark `n`'s box centre lands in the shown (scaled) picture, for tests and tooltips."""
-        shown = self.pixmap()
+        """Where mark `n`'s box centre lands in the shown picture, for tests and tooltips."""
         mark = next((m for m in self.marks if m.n == n and m.box is not None), None)
-        if mark is None or mark.box is None or shown.isNull():
+        if mark is None or mark.box is None or self.pixmap().isNull():
             return None
-        css_width = self.viewport_width or (self._pixmap.width() if self._pixmap else shown.width())
-        scale = shown.width() / css_width
-        x, y, w, h = mark.box
-        return QPointF((x + w / 2) * scale, (y + h / 2) * scale)
+        x, y, w, h = self._shown(mark.box)
+        return QPointF(x + w / 2, y + h / 2)

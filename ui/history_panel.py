@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtGui import QBrush, QColor
+from PySide6.QtGui import QBrush, QColor, QKeySequence
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -14,6 +14,7 @@ from PySide6.QtWidgets import (
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
@@ -101,7 +102,8 @@ class HistoryPanel(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(TASK_COLUMN, QHeaderView.ResizeMode.Stretch)
-        self.receipts_button = QPushButton(icon("receipts"), "Open &receipts")
+        self.receipts_button = QPushButton(icon("receipts"), "&Receipts")
+        self.receipts_button.setToolTip("Open this run's receipts")
         self.resume_button = QPushButton(icon("resume"), "Res&ume")
         self.resume_button.setToolTip("Continue a run paused at a gate or interrupted")
         self.replay_button = QPushButton(icon("replay"), "Re&play")
@@ -109,7 +111,10 @@ class HistoryPanel(QWidget):
         self.replay_button.setToolTip(
             "Re-run the recorded actions without a model; report where the site drifted"
         )
-        self.refresh_button = QPushButton(icon("refresh"), "Re&fresh")
+        self.refresh_button = QToolButton()  # an icon: four labelled buttons fit an 800 px window
+        self.refresh_button.setIcon(icon("refresh"))
+        self.refresh_button.setToolTip("Reload the list (Alt+F)")
+        self.refresh_button.setShortcut(QKeySequence("Alt+F"))
         buttons = QHBoxLayout()
         buttons.addWidget(self.receipts_button)
         buttons.addWidget(self.resume_button)

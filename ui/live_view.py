@@ -47,18 +47,43 @@ class Used:
     person_wait_ms: float = 0
 
 
-def describe_action(action: dict[str, object]) -> str:
-    """`fill label "Email" = a@b.co` style text for the current-action line."""
+_DONE = {
+    "click": "Clicked", "fill": "Typed into", "select": "Chose in", "check": "Ticked",
+    "press": "Pressed a key in", "scroll": "Scrolled", "wait": "Waited", "extract": "Read the page",
+    "download": "Downloaded", "upload": "Attached a file to", "done": "Finished",
+}  # fmt: skip
+_NOT_DONE = {"not_found": "not found", "ambiguous": "several matched", "timeout": "timed out",
+             "blocked": "blocked", "error": "failed"}  # fmt: skip
+
+
+def describe_action(action: dict[str, object], status: str = "ok") -> str:
+    """What an action did, in words: "Typed alice@example.com into “Email”", "Opened …"; how it
+    went when it did not ("… · not found")."""
     kind = str(action.get("kind", "action"))
     target = action.get("target")
-    where = ""
-    if isinstance(target, dict) and target:
-        key, value = next(iter(target.items()))
-        where = f' {key} "{value}"'
-    url = action.get("url")
+    named = ""
+    if isinstance(target, dict):
+        named = str(
+            target.get("label") or target.get("name") or target.get("text") or target.get("placeholder") or ""
+        )
+    where = f"“{named}”" if named else "a field" if kind in ("fill", "select") else "an element"
     value = action.get("value")
-    tail = f" → {url}" if url else (f" = {value}" if value is not None else "")
-    return f"{kind}{where}{tail}"
+    if kind == "navigate":
+        text = f"Opened {action.get('url', '')}"
+    elif kind == "fill" and value is not None:
+        text = f"Typed {_shown(str(value))} into {where}"
+    elif kind == "select" and value is not None:
+        text = f"Chose {_shown(str(value))} in {where}"
+    else:
+        verb = _DONE.get(kind, kind.capitalize())
+        text = f"{verb} {where}" if kind in ("click", "check", "press", "upload") else verb
+    return text if status in ("ok", "success") else f"{text} · {_NOT_DONE.get(status, status)}"
+
+
+def _shown(value: str) -> str:
+    from common.secrecy import REDACTED  # during a run only: loaded with the core
+
+    return "••••••" if REDACTED in value else value
 
 
 class LiveView(QWidget):
@@ -200,7 +225,8 @@ class LiveView(QWidget):
 
     @Slot(object)
     def on_action_performed(self, event: ActionPerformed) -> None:
-        self.action_label.setText(f"{describe_action(event.action)} · {event.status}")
+        self.action_label.setText(describe_action(event.action, event.status))
+        self.action_label.setToolTip(f"{event.action.get('kind')}: {event.status} {event.message}".strip())
         self.url_label.setText(event.url or "")
         if event.screenshot_path and self.screenshot.set_image(event.screenshot_path):
             self._latest = event.screenshot_path

@@ -13,7 +13,7 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelInd
 from PySide6.QtGui import QBrush, QColor
 from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
 
-from ui.theme import status_colour
+from ui.theme import status_colour, tokens
 from ui.words import mode_words, plural, step_words
 
 if TYPE_CHECKING:  # the core's types: the window paints before they load (docs/architecture.md)
@@ -23,7 +23,7 @@ if TYPE_CHECKING:  # the core's types: the window paints before they load (docs/
 
 #: Visible columns stay few so the step's name is readable at 800 px; its id, family, dependencies
 #: and gate are in the row's tooltip.
-COLUMNS = ("Step", "Kind", "Status", "Time", "Calls")
+COLUMNS = ("Step", "Kind", "Status", "Time", "Work")
 STATUS_COLUMN = COLUMNS.index("Status")
 
 #: Each step state's tone in the theme's status colours (ui/theme.py).
@@ -157,16 +157,17 @@ def revision_line(event: PlanRevised) -> str:
     return (
         f"<b>Plan v{event.version}</b> · {plural(len(event.plan.steps), 'step')} · replaced "
         f"{event.replaced_step_id or 'a step'}<br>"
-        f"<span style='color:#4b5563'>{escape(event.reason)}</span>"
+        f"<span style='color:{tokens().muted}'>{escape(event.reason)}</span>"
     )
 
 
 def _calls(run: StepRunV1 | None) -> str:
-    """Tool calls, and the browser actions an ACT step made inside its one call."""
+    """Tool calls, and the browser actions an ACT step made inside its one call: "1 call",
+    "4 actions", "1 call · 2 actions"."""
     if run is None:
         return ""
-    calls = str(len(run.tool_calls))
-    return f"{calls} · {len(run.actions)} actions" if run.actions else calls
+    parts = [plural(len(run.tool_calls), "call")] if run.tool_calls or not run.actions else []
+    return " · ".join([*parts, plural(len(run.actions), "action")] if run.actions else parts)
 
 
 class PlanView(QWidget):

@@ -43,9 +43,12 @@ def value_text(value: str | list[str] | None) -> str:
 
 
 def target_words(record: ActionRecord) -> str:
-    """The element by its name on the page (“Email” (textbox)); by how the plan named it otherwise."""
+    """The element by its name on the page (“Email” (textbox)); by how the plan named it otherwise;
+    for an Open, the page it opened."""
     from receipts.report import describe_target
 
+    if record.action.get("kind") == "navigate":
+        return str(record.action.get("url") or "")
     resolved = record.target_resolved or {}
     name, role = resolved.get("name"), resolved.get("role")
     if name:

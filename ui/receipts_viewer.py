@@ -166,10 +166,8 @@ class ReceiptsViewer(QWidget):
         folder, actions, total = await asyncio.to_thread(_load, Path(run_dir))
         self.model.set_records(folder, actions)
         reads = sum(r.kind == "evidence_read" for r in actions)
-        counts = (
-            f"{plural(len(actions) - reads, 'action')}, {plural(reads, 'page')} read, "
-            f"{plural(total, 'record')}"
-        )
+        read = [plural(reads, "page") + " read"] if reads else []
+        counts = ", ".join([plural(len(actions) - reads, "action"), *read, plural(total, "record")])
         self.title.setText(f"<b>Receipts</b> · {counts}")
         self.title.setToolTip(f"run {folder.run_id}\n{folder.root}")
         self._verdict("", "")
@@ -185,6 +183,7 @@ class ReceiptsViewer(QWidget):
         self.verify_label.setProperty("tone", tone)
         restyle(self.verify_label)
         self.verify_label.setText(text)
+        self.verify_label.setVisible(bool(text))
 
     async def verify_run(self) -> RunCheck:
         from receipts.attest import check_run

@@ -17,11 +17,13 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -81,12 +83,12 @@ class SettingsDialog(QDialog):
         self.provider_combo = QComboBox()
         self.provider_combo.addItems(SEARCH_PROVIDERS)
         self.search_url_edit = QLineEdit()
-        self.search_url_edit.setPlaceholderText("Results page URL with {query}")
+        self.search_url_edit.setPlaceholderText("Empty: the default (the bundled demo site in the window)")
         self.runs_dir_edit = QLineEdit()
         self.runs_browse = QPushButton("Browse…")
         self.voice_group = VoiceSettingsGroup()
         self.error_label = QLabel("")
-        self.error_label.setStyleSheet("color: #b91c1c;")
+        self.error_label.setProperty("role", "danger")
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
         )
@@ -120,11 +122,23 @@ class SettingsDialog(QDialog):
         form.addRow("&Time", self.time_spin)
         form.addRow("Tool &calls", self.calls_spin)
         form.addRow("T&okens", self.tokens_spin)
-        box = QVBoxLayout(self)
+        groups = QWidget()
+        column = QVBoxLayout(groups)
+        column.setContentsMargins(0, 0, 8, 0)
         for group in (model, browser, budgets, self.voice_group):
-            box.addWidget(group)
+            column.addWidget(group)
+        column.addStretch(1)
+        scroll = QScrollArea()  # on a small screen the groups scroll; Save and Cancel stay in view
+        scroll.setWidget(groups)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        box = QVBoxLayout(self)
+        box.addWidget(scroll, 1)
         box.addWidget(self.error_label)
         box.addWidget(self.buttons)
+        available = self.screen().availableGeometry()
+        wanted = groups.sizeHint()
+        self.resize(min(640, available.width() - 20), min(wanted.height() + 90, available.height() - 40))
 
     def set_values(self, values: Mapping[str, Any]) -> None:
         self.model_edit.setText(str(values.get("model") or ""))

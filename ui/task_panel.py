@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtGui import QAction, QKeyEvent
+from PySide6.QtCore import QSize, Qt, Signal, Slot
+from PySide6.QtGui import QAction, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -50,6 +50,14 @@ class TaskEdit(QPlainTextEdit):
 
     #: Ctrl+Enter (or Ctrl+Return) was pressed.
     submitted = Signal()
+    #: Lines the box asks room for: a long task fits, and the plan keeps most of the column.
+    LINES = 4
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        margins = self.contentsMargins()
+        lines = self.fontMetrics().lineSpacing() * self.LINES + 2 * self.document().documentMargin()
+        return QSize(hint.width(), int(lines) + margins.top() + margins.bottom())
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         submit_keys = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
@@ -122,15 +130,18 @@ class TaskPanel(QWidget):
         self._connect_signals()
 
     def _layout(self) -> None:
-        context = QHBoxLayout()
-        context.addWidget(QLabel("URL"))
-        context.addWidget(self.url_edit, 3)
-        context.addWidget(self.attach_button)
-        context.addWidget(self.files_label, 1)
-        context.addWidget(self.clear_files_button)
-        context.addWidget(self.secrets_button)  # the URL field gives way in a narrow window
+        """Three rows under the task: the page it starts from; what goes with it (files, secrets,
+        an example); how to plan and run it. Each fits in the left column of an 800 px window."""
+        address = QHBoxLayout()
+        address.addWidget(QLabel("URL"))
+        address.addWidget(self.url_edit, 1)
+        extras = QHBoxLayout()
+        extras.addWidget(self.examples_button)
+        extras.addWidget(self.attach_button)
+        extras.addWidget(self.files_label, 1)
+        extras.addWidget(self.clear_files_button)
+        extras.addWidget(self.secrets_button)
         buttons = QHBoxLayout()
-        buttons.addWidget(self.examples_button)
         buttons.addStretch(1)
         buttons.addWidget(QLabel("Planner"))
         buttons.addWidget(self.planner_combo)
@@ -141,7 +152,8 @@ class TaskPanel(QWidget):
         box.setSpacing(6)
         box.addWidget(self.task_edit, 1)
         box.addWidget(self.notice)
-        box.addLayout(context)
+        box.addLayout(address)
+        box.addLayout(extras)
         box.addLayout(buttons)
         box.addWidget(self.search_note)
 
@@ -153,6 +165,21 @@ class TaskPanel(QWidget):
         self.examples_menu.triggered.connect(self._on_example_chosen)
         self.task_edit.submitted.connect(self._on_run_clicked)
         self.task_edit.textChanged.connect(self._on_task_changed)
+
+    def minimumSizeHint(self) -> QSize:
+        """Tall enough for its wrapped lines at its width (the voice note, the search line): the
+        column must never lay the next row over the task box."""
+        hint = super().minimumSizeHint()
+        return QSize(hint.width(), max(hint.height(), self.heightForWidth(max(self.width(), hint.width()))))
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(hint.width(), max(hint.height(), self.minimumSizeHint().height()))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()  # wrapped lines changed: the column asks again
 
     # --- data ----------------------------------------------------------------------------------
 

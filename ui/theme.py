@@ -127,9 +127,9 @@ QPushButton[role="primary"] {{ background: {t.accent}; color: {t.accent_text}; b
     font-weight: 600; }}
 QPushButton[role="primary"]:disabled {{ background: {t.border}; color: {t.muted}; border-color: {t.border}; }}
 QPushButton:default {{ border: 2px solid {t.accent}; }}
-QPlainTextEdit, QLineEdit, QComboBox, QSpinBox, QTextBrowser {{ background: {t.surface};
+QPlainTextEdit, QLineEdit, QTextBrowser {{ background: {t.surface};
     color: {t.text}; border: 1px solid {t.border}; border-radius: 6px; padding: 4px 6px; }}
-QPlainTextEdit:focus, QLineEdit:focus, QComboBox:focus, QSpinBox:focus {{ border-color: {t.accent}; }}
+QPlainTextEdit:focus, QLineEdit:focus {{ border-color: {t.accent}; }}
 QTableView, QTableWidget, QListWidget {{ background: {t.surface}; alternate-background-color: {t.alt_row};
     border: 1px solid {t.border}; border-radius: 6px; selection-background-color: {t.selection};
     selection-color: {t.text}; }}

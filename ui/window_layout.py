@@ -74,7 +74,9 @@ def file_menus(window: QMainWindow, examples: QMenu) -> tuple[QAction, QAction, 
     """File (Settings, Quit) and Examples (the task box's examples); the two actions and the menu."""
     file_menu = window.menuBar().addMenu("&File")
     settings = QAction(icon("settings"), "&Settings…", window)
-    settings.setShortcut(QKeySequence.StandardKey.Preferences)
+    settings.setShortcuts(
+        [QKeySequence("Ctrl+,"), *QKeySequence.keyBindings(QKeySequence.StandardKey.Preferences)]
+    )
     quit_action = QAction("&Quit", window)
     quit_action.setShortcut(QKeySequence.StandardKey.Quit)
     file_menu.addAction(settings)

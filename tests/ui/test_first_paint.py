@@ -80,3 +80,25 @@ def test_nothing_but_qt_and_the_window_is_imported_before_the_first_paint(tmp_pa
     )
     assert foreign == [], f"imported before the first paint: {foreign}"
     assert {m for m in modules if m.split(".")[0] == "app"} <= WINDOW_APP
+
+
+def test_a_settings_file_that_cannot_be_read_is_a_sentence_and_exit_2(tmp_path: Path) -> None:
+    """The settings load after the first paint now: a bad file is said in the window and on stderr."""
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "config.toml").write_text("planner = [not toml", encoding="utf-8")
+    env = {
+        **os.environ,
+        "QT_QPA_PLATFORM": "offscreen",
+        "PYTHONPATH": str(ROOT),
+        "XDG_CONFIG_HOME": str(tmp_path / "xdg"),
+        "WAYPOST_CONFIG_DIR": str(config),
+        "WAYPOST_DATA_DIR": str(tmp_path / "data"),
+    }
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT, str(tmp_path / "runs")],
+        cwd=ROOT, env=env, capture_output=True, text=True, timeout=120, check=False,
+    )  # fmt: skip
+    result = json.loads(done.stdout.strip().splitlines()[-1])
+    assert result["rc"] == 2
+    assert "waypost: cannot read settings" in done.stderr and "Traceback" not in done.stderr

@@ -174,7 +174,7 @@ def test_live_view_shows_action_screenshot_and_budget(qtbot: QtBot, tmp_path: Pa
             screenshot_path=str(shot),
         )
     )
-    assert view.action_label.text() == 'fill label "Email" = a@b.co · ok'
+    assert view.action_label.text() == "Typed a@b.co into “Email”"  # the codes are in its tooltip
     assert view.screenshot.has_image and view.latest_screenshot == str(shot)
     view.on_budget_updated(BudgetStateV1(time_ms_used=2500, tool_calls_used=5, token_est_used=1500))
     assert view.time_bar.text() == "2.5 s / 10.0 s"

@@ -7,11 +7,13 @@ cut mid-word at 800 px.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
 
 import pytest
 from PySide6.QtCore import QRect, Qt
 from PySide6.QtWidgets import QLayout, QWidget
+from pytestqt.exceptions import TimeoutError as WaitTimeout
 from pytestqt.qtbot import QtBot
 
 from executor.service import AgentCore
@@ -41,9 +43,7 @@ def overlaps(root: QWidget) -> list[str]:
         shown = [w for w in items if w is not None and w.isVisible() and w.width() > 0 and w.height() > 0]
         for a, b in itertools.combinations(shown, 2):
             if QRect(a.geometry()).intersects(b.geometry()):
-                found.append(
-                    f"{type(a).__name__} {a.accessibleName()!r} x {type(b).__name__} {b.accessibleName()!r}"
-                )
+                found.append(f"{type(a).__name__} {a.geometry()} x {type(b).__name__} {b.geometry()}")
     return found
 
 
@@ -67,6 +67,8 @@ def test_nothing_overlaps_and_the_voice_row_sits_under_the_task_box(
     for tab in range(window.tabs.count()):  # every page laid out at this size
         window.tabs.setCurrentIndex(tab)
         qtbot.waitUntil(lambda: window.tabs.currentWidget().isVisible())
+        with contextlib.suppress(WaitTimeout):  # the layout settles (wrapped lines re-measured)
+            qtbot.waitUntil(lambda: overlaps(window) == [], timeout=2000)
         assert overlaps(window) == [], f"tab {window.tabs.tabText(tab)} at {size}"
     bar, edit = window.voice_bar, window.task_panel.task_edit
     assert bar is not None
