@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtGui import QBrush, QColor, QKeySequence
+from PySide6.QtGui import QBrush, QColor, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -30,6 +30,8 @@ if TYPE_CHECKING:  # the core's types: the window paints before they load (docs/
 #: The run id is in every cell's tooltip: as a column it took the task's room in a narrow window.
 COLUMNS = ("Status", "When", "Site", "Task")
 TASK_COLUMN = 3
+#: Narrower than this, the Site column is hidden (the task's own words say more).
+NARROW = 560
 #: How the store says a run is going on, or (when it is not the one going on now) was interrupted.
 RUNNING = "RUNNING"
 #: Statuses a run can be continued from: paused at a gate, or interrupted mid-run (Stop, crash).
@@ -132,6 +134,11 @@ class HistoryPanel(QWidget):
         self.table.itemSelectionChanged.connect(self._on_selection_changed)
         self.table.cellActivated.connect(self._on_row_activated)
         self._on_selection_changed()
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Narrow (an 800 px window): the Site column goes, so the task keeps room to be read."""
+        super().resizeEvent(event)
+        self.table.setColumnHidden(COLUMNS.index("Site"), event.size().width() < NARROW)
 
     def set_runs(self, runs: list[RunSummary], active_run: str | None = None) -> None:
         selected = self.selected()

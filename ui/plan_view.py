@@ -143,7 +143,7 @@ class PlanTableModel(QAbstractTableModel):
             step.type_name.replace("_", " ").capitalize(),
             step_words(self._status[step.step_id]),
             f"{run.duration_ms / 1000:.1f} s" if run is not None else "",
-            _calls(run),
+            _work(run, acts=step.family.value == "ACT"),
         )
         return values[column]
 
@@ -161,13 +161,14 @@ def revision_line(event: PlanRevised) -> str:
     )
 
 
-def _calls(run: StepRunV1 | None) -> str:
-    """Tool calls, and the browser actions an ACT step made inside its one call: "1 call",
-    "4 actions", "1 call · 2 actions"."""
+def _work(run: StepRunV1 | None, *, acts: bool) -> str:
+    """What a step did: an acting step's browser actions ("4 actions"), another's tool calls
+    ("1 call"); the other count is in the row's tooltip."""
     if run is None:
         return ""
-    parts = [plural(len(run.tool_calls), "call")] if run.tool_calls or not run.actions else []
-    return " · ".join([*parts, plural(len(run.actions), "action")] if run.actions else parts)
+    if acts and run.actions:
+        return plural(len(run.actions), "action")
+    return plural(len(run.tool_calls), "call")
 
 
 class PlanView(QWidget):

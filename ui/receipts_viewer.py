@@ -7,6 +7,7 @@ task this widget owns and cancels on close, so a large run never freezes the win
 from __future__ import annotations
 
 import asyncio
+import re
 from collections.abc import Coroutine
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -50,8 +51,12 @@ def _load(run_dir: Path) -> tuple[RunFolder, list[Row], int]:
 
 def describe_check(check: RunCheck) -> str:
     """The verdict `waypost receipts verify` gives, in the same words: OK only for a complete run,
-    signed by a key this install trusts, with every file untouched."""
-    return f"Verify {check.summary()}"
+    signed by a key this install trusts, with every file untouched. A key id shows its first 16
+    hex digits (whole in the tooltip), so the line wraps in a narrow window."""
+    return _LONG_HEX.sub(r"\1…", f"Verify {check.summary()}")
+
+
+_LONG_HEX = re.compile(r"\b([0-9a-f]{16})[0-9a-f]{24,}\b")
 
 
 class ReceiptsViewer(QWidget):
@@ -72,12 +77,13 @@ class ReceiptsViewer(QWidget):
         self._tasks: set[asyncio.Task[Any]] = set()
         self.model = ReceiptsTableModel()
         self.title = QLabel("No run loaded: pick one in History.")
+        self.title.setWordWrap(True)
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.verify_label = QLabel("")
         self.verify_label.setWordWrap(True)
-        self.verify_button = QPushButton(icon("verify"), "&Verify")
+        self.verify_button = QPushButton(icon("verify"), "&Verify")  # short labels: 800 px fits them
         self.verify_button.setToolTip("Check the hash chain, the signature and every file the run wrote")
-        self.export_button = QPushButton(icon("export"), "E&xport report")
+        self.export_button = QPushButton(icon("export"), "E&xport")
         self.export_button.setToolTip("Write an HTML report of this run and open it")
         self.folder_button = QPushButton(icon("folder"), "Open &folder")
         self.folder_button.setToolTip("Open the run folder (receipts, screenshots, run.json)")
@@ -94,6 +100,7 @@ class ReceiptsViewer(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         for column in ("Target", "Value", "URL"):  # the long ones share the width, elided in the middle
             header.setSectionResizeMode(COLUMNS.index(column), QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(64)  # narrow: the table scrolls sideways rather than cut headers
         self.before = ScreenshotLabel("No before screenshot")
         self.after = ScreenshotLabel("No after screenshot")
         self.before_caption = QLabel("<b>Before</b>")
@@ -106,10 +113,10 @@ class ReceiptsViewer(QWidget):
 
     def _layout(self) -> None:
         buttons = QHBoxLayout()
-        buttons.addWidget(self.title, 1)
         buttons.addWidget(self.verify_button)
         buttons.addWidget(self.export_button)
         buttons.addWidget(self.folder_button)
+        buttons.addStretch(1)
         shots = QWidget()
         row = QHBoxLayout(shots)
         row.setContentsMargins(0, 0, 0, 0)
@@ -126,6 +133,7 @@ class ReceiptsViewer(QWidget):
         split.setSizes([240, 360])  # screenshots are wider than tall: no tall empty boxes
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
+        box.addWidget(self.title)
         box.addLayout(buttons)
         box.addWidget(self.verify_label)
         box.addWidget(self.open_note)
@@ -192,6 +200,7 @@ class ReceiptsViewer(QWidget):
         self._verdict("", "Verifying…")
         check = await asyncio.to_thread(check_run, folder.root)
         self._verdict("ok" if check.ok else "bad", describe_check(check))
+        self.verify_label.setToolTip(check.summary())
         self.verified.emit(check)
         return check
 

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (
     QMenu,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QToolButton,
     QVBoxLayout,
     QWidget,
@@ -91,6 +92,7 @@ class TaskPanel(QWidget):
         self.url_edit.setPlaceholderText("Active page URL (optional)")
         self.url_edit.setAccessibleName("Active URL")
         self.files_label = QLabel("No files")
+        self.files_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)  # gives way
         self.attach_button = QPushButton(icon("attach"), "&Attach…")
         self.clear_files_button = QToolButton()
         self.clear_files_button.setText("×")
