@@ -21,22 +21,6 @@ from ui.main_window import MainWindow
 from ui.words import plural
 
 
-async def test_a_planning_error_says_where_to_fix_it_and_keeps_the_code_in_the_tooltip(
-    qtbot: QtBot, core: AgentCore
-) -> None:
-    """It read "Could not finish: PlannerConfigError: the llm planner needs a model…"."""
-    async with open_window(core) as window:
-        failed = next_emit(window.controller.failed)
-        window.task_panel.task_edit.setPlainText("Research the datafeed packages and compare prices")
-        window.task_panel.set_planner("llm")  # the Model planner, with no model configured
-        window.task_panel.run_button.click()
-        await asyncio.wait_for(failed, 10)
-        await window.controller.wait_idle()
-        notice = window.task_panel.notice
-        assert "File › Settings › Model" in notice.text() and "Rules" in notice.text()
-        assert "PlannerConfigError" not in notice.text() and "PlannerConfigError" in notice.toolTip()
-
-
 def test_counts_read_as_words() -> None:
     assert (plural(1, "step"), plural(2, "step"), plural(0, "action")) == ("1 step", "2 steps", "0 actions")
 
