@@ -104,19 +104,20 @@ class HistoryPanel(QWidget):
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(TASK_COLUMN, QHeaderView.ResizeMode.Stretch)
-        self.receipts_button = QPushButton(icon("receipts"), "&Receipts")
+        # Mnemonics unlike the task box's (&Plan, &Run) and the menus' (&File, &Examples).
+        self.receipts_button = QPushButton(icon("receipts"), "Receip&ts")
         self.receipts_button.setToolTip("Open this run's receipts")
-        self.resume_button = QPushButton(icon("resume"), "Res&ume")
+        self.resume_button = QPushButton(icon("resume"), "Resu&me")
         self.resume_button.setToolTip("Continue a run paused at a gate or interrupted")
-        self.replay_button = QPushButton(icon("replay"), "Re&play")
+        self.replay_button = QPushButton(icon("replay"), "Repla&y")
         self.replay_button.setEnabled(False)
         self.replay_button.setToolTip(
             "Re-run the recorded actions without a model; report where the site drifted"
         )
         self.refresh_button = QToolButton()  # an icon: four labelled buttons fit an 800 px window
         self.refresh_button.setIcon(icon("refresh"))
-        self.refresh_button.setToolTip("Reload the list (Alt+F)")
-        self.refresh_button.setShortcut(QKeySequence("Alt+F"))
+        self.refresh_button.setToolTip("Reload the list (F5)")
+        self.refresh_button.setShortcut(QKeySequence(QKeySequence.StandardKey.Refresh))
         buttons = QHBoxLayout()
         buttons.addWidget(self.receipts_button)
         buttons.addWidget(self.resume_button)

@@ -85,7 +85,7 @@ class ReceiptsViewer(QWidget):
         self.verify_button.setToolTip("Check the hash chain, the signature and every file the run wrote")
         self.export_button = QPushButton(icon("export"), "E&xport")
         self.export_button.setToolTip("Write an HTML report of this run and open it")
-        self.folder_button = QPushButton(icon("folder"), "Open &folder")
+        self.folder_button = QPushButton(icon("folder"), "Open fol&der")
         self.folder_button.setToolTip("Open the run folder (receipts, screenshots, run.json)")
         self.table = QTableView()
         self.table.setModel(self.model)

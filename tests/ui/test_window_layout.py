@@ -84,3 +84,39 @@ def test_nothing_overlaps_and_the_voice_row_sits_under_the_task_box(
         )  # whole, and whole in the tooltip
         assert table.rowHeight(row) >= table.fontMetrics().height()
     assert table.wordWrap()
+
+
+def _mnemonic(text: str) -> str | None:
+    at = text.replace("&&", "").find("&")
+    return text.replace("&&", "")[at + 1].lower() if 0 <= at < len(text) - 1 else None
+
+
+def test_every_alt_key_reaches_one_thing(qtbot: QtBot, core: AgentCore) -> None:
+    """Alt+P meant both Plan and History's Replay, Alt+R both Run and History's Receipts, Alt+F both the
+    File menu and Open folder: a person pressing them got the other one."""
+    from PySide6.QtWidgets import QAbstractButton, QLabel
+
+    from ui.settings_dialog import SettingsDialog
+
+    window = MainWindow(RunController(core), DEFAULT_SETTINGS)
+    qtbot.addWidget(window)
+    window.finish_tabs()
+    pages = [window.tabs.widget(i) for i in range(window.tabs.count())]
+
+    def page_of(button: QWidget) -> int:
+        return next((i for i, page in enumerate(pages) if page is not None and page.isAncestorOf(button)), -1)
+
+    buttons = [b for b in window.findChildren(QAbstractButton) if b.text()]
+    always = [b.text() for b in buttons if page_of(b) < 0]
+    always += [window.tabs.tabText(i) for i in range(window.tabs.count())]
+    always += [a.text() for a in window.menuBar().actions()]
+    for shown in range(len(pages)):  # what one tab shows, with what is always there
+        texts = always + [b.text() for b in buttons if page_of(b) == shown]
+        letters = [m for m in map(_mnemonic, texts) if m]
+        assert sorted(m for m in set(letters) if letters.count(m) > 1) == [], texts
+    dialog = SettingsDialog(DEFAULT_SETTINGS, window)
+    labels = [w.text() for w in dialog.findChildren(QLabel)] + [
+        b.text() for b in dialog.findChildren(QAbstractButton)
+    ]
+    letters = [m for m in map(_mnemonic, labels) if m]
+    assert sorted(m for m in set(letters) if letters.count(m) > 1) == [], labels
