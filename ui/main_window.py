@@ -287,6 +287,7 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_run_started(self, event: RunStarted) -> None:
         self.answer_panel.clear()
+        self.task_panel.clear_notice()  # an earlier note (where a run waited) is past
         self._declined_step = None
         if not event.resumed:
             self.live_view.reset()
@@ -337,7 +338,7 @@ class MainWindow(QMainWindow):
     @Slot(str)
     def _on_replay_requested(self, run_id: str) -> None:
         if not self.controller.busy:
-            self.statusBar().showMessage(f"Replaying {run_id} without a model…")
+            self.statusBar().showMessage("Replaying the recorded actions without a model…")
             self.controller.replay_run(run_id)
 
     @Slot(object)
@@ -365,8 +366,7 @@ class MainWindow(QMainWindow):
 
     @Slot(str)
     def _on_failed(self, message: str) -> None:
-        """`message` says what happened and where to fix it (ui/error_words.py); the code is in the
-        notice's tooltip."""
+        """What happened and where to fix it (ui/error_words.py); the code is in the tooltip."""
         self.plan_view.model.stop_unfinished()
         self.task_panel.show_notice(message)
         self.task_panel.notice.setToolTip(self.controller.last_error)
