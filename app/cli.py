@@ -27,6 +27,7 @@ from app.settings import Settings, SettingsError, config_dir, load_settings
 from common.secrecy import live_secrets, scrub, scrub_data
 from executor.models import ApprovalPolicy, RunBundleV1
 from executor.observability import configure_json_logging
+from planner.model_words import time_line
 from planner.models import ExecutionPlan
 
 if TYPE_CHECKING:
@@ -161,6 +162,7 @@ def _describe_plan(plan: ExecutionPlan) -> str:
     lines = [f"plan {plan.plan_id}  mode {plan.mode}  status {plan.plan_status}"]
     if plan.reason_codes:
         lines.append("why: " + ", ".join(plan.reason_codes))
+    lines.append("time: " + time_line(plan))
     if plan.clarification_question:
         lines.append(f"question: {plan.clarification_question}")
     for step in plan.steps:

@@ -1,6 +1,8 @@
 """`waypost eval`: the bundled task suite against the configured model, or the rules as a baseline.
 
 Runs go to a throwaway folder unless --runs-dir is given, so an eval does not fill the history.
+Progress goes to stderr as each task starts and ends (stdout keeps the report, or the JSON). With a
+model, the rules then run the same tasks and the report ends with the comparison.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from common.secrecy import scrub, scrub_data
 
 if TYPE_CHECKING:
     from evals.runner import TaskResult
+    from evals.tasks import EvalTask
     from planner.service import PlannerChoice
 
 
@@ -30,6 +33,9 @@ def add_parser(sub: Any) -> None:
     ev.add_argument("--tasks", help="task ids, globs or families, comma-separated (e.g. 'forms,tabs-0*')")
     ev.add_argument("--runs-dir", type=Path, help="keep the runs and receipts here (default: a temp folder)")
     ev.add_argument("--json", action="store_true", help="print one JSON document on stdout")
+    ev.add_argument(
+        "--no-baseline", action="store_true", help="with a model: skip the rules' run of the same tasks"
+    )
 
 
 def overrides(args: argparse.Namespace) -> dict[str, Any]:
@@ -38,6 +44,7 @@ def overrides(args: argparse.Namespace) -> dict[str, Any]:
 
 async def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     from app.wiring import build_core  # the suite's machinery loads only for `waypost eval`
+    from evals.model_report import compare, describe_model, progress_line
     from evals.runner import describe, run_suite
     from evals.tasks import select
 
@@ -50,17 +57,32 @@ async def cmd_eval(args: argparse.Namespace, settings: Settings) -> int:
     cognition = settings.model if settings.llm_configured else "rules"
     planner: PlannerChoice = "auto" if settings.llm_configured else "rules"
 
-    def progress(result: TaskResult) -> None:
-        if not args.json:
-            mark = "ok " if result.success else "-- "
-            print(f"{mark}{result.task_id} ({result.seconds:.1f} s)", file=sys.stderr)
+    def started(task: EvalTask) -> None:
+        if sys.stderr.isatty():
+            print(f"   {task.task_id} ...", file=sys.stderr, flush=True)
 
+    def progress(result: TaskResult) -> None:
+        print(scrub(progress_line(result)), file=sys.stderr, flush=True)
+
+    print(f"eval: {len(tasks)} task(s), cognition {cognition}", file=sys.stderr, flush=True)
     with tempfile.TemporaryDirectory(prefix="waypost-eval-") as scratch:
         where = args.runs_dir if args.runs_dir else Path(scratch)
         core = build_core(settings.model_copy(update={"runs_dir": where}))
-        report = await run_suite(core, tasks, cognition=cognition, planner=planner, on_result=progress)
+        report = await run_suite(
+            core, tasks, cognition=cognition, planner=planner, on_result=progress, on_start=started
+        )
+        if cognition != "rules" and not args.no_baseline:
+            print("eval: the same tasks by the rules alone", file=sys.stderr, flush=True)
+            rules = settings.model_copy(update={"runs_dir": where, "base_url": None, "api_key": None})
+            baseline = await run_suite(
+                build_core(rules), tasks, cognition="rules", planner="rules", on_result=progress
+            )
+            report.comparison = compare(report.results, baseline.results)
     if args.json:
         print(scrub(json.dumps(scrub_data(report.model_dump(mode="json")), indent=2)))
     else:
-        print(scrub(describe(report)))
+        human = describe(report)
+        if cognition != "rules":
+            human += "\n\nthe model's part\n" + describe_model(report)
+        print(scrub(human))
     return 0

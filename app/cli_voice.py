@@ -28,14 +28,14 @@ class VoiceInputError(Exception):
 def add_transcribe_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser("transcribe", help="print what a WAV recording says (offline unless configured)")
     p.add_argument("audio", type=Path, help="a 16-bit PCM WAV file, at most 60 s")
-    p.add_argument("--language", help="language code passed to the engine (en, vi, ...)")
+    p.add_argument("--language", help="language code (en, vi, ...); default: the engine decides")
     p.add_argument("--runs-dir", type=Path)
     p.add_argument("--json", action="store_true")
 
 
 def add_run_audio_arguments(run: argparse.ArgumentParser) -> None:
     run.add_argument("--audio", type=Path, help="a WAV recording of the task: transcribed, shown, then run")
-    run.add_argument("--language", help="--audio: language code passed to the engine (en, vi, ...)")
+    run.add_argument("--language", help="--audio: language code (en, vi, ...); default: the engine decides")
     run.add_argument("--yes", action="store_true", help="--audio: run the transcript without asking")
 
 
@@ -44,15 +44,18 @@ async def transcribe_file(
 ) -> tuple[Transcript, AudioClip]:
     from app.voice_wiring import voice_config
     from voice.audio import AudioError, load_wav
-    from voice.config import VoiceConfigError, close_transcriber, make_transcriber
+    from voice.config import VoiceConfigError, choose_transcriber, close_transcriber
     from voice.engine import TranscriptionError
 
     config = voice_config(settings)
     try:
         clip = load_wav(path)
-        engine = make_transcriber(config)
+        chosen = choose_transcriber(config)
     except (AudioError, VoiceConfigError) as exc:
         raise VoiceInputError(str(exc)) from exc
+    engine = chosen.engine
+    if chosen.note:
+        print(f"waypost: note: {chosen.note}", file=sys.stderr)
     try:
         return await engine.transcribe(clip, language=language or config.language), clip
     except TranscriptionError as exc:
@@ -78,10 +81,11 @@ def _confirmed(text: str, yes: bool) -> bool:
 
 async def task_from_audio(args: argparse.Namespace, settings: Settings) -> tuple[str, SpokenInput, AudioClip]:
     """The task text heard in --audio, after showing it (stderr) and getting consent."""
+    from voice.engine import heard_label
     from voice.spoken import spoken_input
 
     transcript, clip = await transcribe_file(args.audio, settings, args.language)
-    print(scrub(f"heard ({transcript.engine}): {transcript.text}"), file=sys.stderr)
+    print(scrub(f"heard ({heard_label(transcript)}): {transcript.text}"), file=sys.stderr)
     if not _confirmed(transcript.text, args.yes):
         raise VoiceInputError("not run: the transcript was not confirmed")
     return transcript.text, spoken_input(transcript, transcript.text), clip

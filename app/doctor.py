@@ -14,6 +14,7 @@ from browser.driver import PlaywrightDriver
 from browser.models import LaunchOptions
 from common.secrecy import redact_url_credentials
 from planner.llm_probe import probe
+from planner.llm_speed import advise
 
 _FONT_DIRS = ("/usr/share/fonts", "/usr/local/share/fonts", str(Path.home() / ".fonts"))
 
@@ -51,7 +52,8 @@ def check_fonts() -> Check:
 
 
 async def check_model(settings: Settings) -> Check:
-    """One tiny chat request, then the structured-output mode and image input (planner.llm_probe)."""
+    """One tiny chat request, then the structured-output mode, image input and the endpoint's speed
+    (planner.llm_probe), and which deadlines that speed needs (planner.llm_speed)."""
     from app.wiring import llm_settings
 
     llm = llm_settings(settings)
@@ -59,6 +61,15 @@ async def check_model(settings: Settings) -> Check:
         return Check("model", True, "no model configured: the rule-based planner serves (offline)")
     report = await probe(llm)
     if not report.answers:
+        if report.reason == "timeout":
+            return Check(
+                "model",
+                False,
+                f"{report.endpoint}: model {llm.model} took the request but gave no answer within the "
+                f"{settings.llm_timeout_s:.0f} s call timeout: the server is stalled or too slow",
+                "check the server's load and log; a slow local model needs a longer timeout "
+                "(WAYPOST_MODEL_TIMEOUT_S), the rules serve meanwhile",
+            )
         return Check(
             "model",
             False,
@@ -66,12 +77,12 @@ async def check_model(settings: Settings) -> Check:
             "check OPENAI_BASE_URL / OPENAI_API_KEY / WAYPOST_MODEL",
         )
     images = "accepts images" if report.images else "text only (no images)"
-    return Check(
-        "model",
-        True,
-        f"{report.endpoint} answers with model {llm.model}; structured output: "
-        f"{report.structured_output}; {images}",
-    )
+    structured = f"structured output: {report.structured_output}"
+    head = f"{report.endpoint} answers with model {llm.model}; {structured}; {images}"
+    if report.speed is None:
+        return Check("model", True, f"{head}; its speed could not be measured (no streamed reply)")
+    words, fixes = advise(report.speed).sentences(settings.planning_deadline_s, settings.llm_timeout_s)
+    return Check("model", not fixes, f"{head}; speed: {words}", "set " + " and ".join(fixes) if fixes else "")
 
 
 def check_runs_dir(settings: Settings) -> Check:

@@ -49,4 +49,7 @@ class ProgressPrinter:
             u = b.budget_used.model_usage
             if u.calls:
                 guessed = f", {u.estimated_calls} estimated" if u.estimated_calls else ""
-                self._say(f"model: {u.calls} calls, {u.tokens_in} in + {u.tokens_out} out tokens{guessed}")
+                took = f", {u.ms / 1000:.1f} s" if u.ms else ""
+                self._say(
+                    f"model: {u.calls} calls, {u.tokens_in} in + {u.tokens_out} out tokens{guessed}{took}"
+                )

@@ -40,7 +40,10 @@ class Settings(BaseModel):
     model: str = "gpt-4o-mini"
     base_url: str | None = None
     api_key: SecretStr | None = Field(default=None, exclude=True)
+    #: One model call's timeout, and the deadline of a planning phase (all its calls): sized to the
+    #: endpoint's speed, which `waypost doctor` measures (docs/architecture.md, "Slow models").
     llm_timeout_s: float = Field(default=60.0, gt=0)
+    planning_deadline_s: float = Field(default=45.0, gt=0)
     #: Opt-in: send the model a downscaled picture of the page beside the text (costs tokens).
     model_images: bool = False
     planner: Literal["rules", "llm", "auto"] = "auto"
@@ -57,11 +60,12 @@ class Settings(BaseModel):
     max_time_ms: int = Field(default=300_000, ge=0)
     max_tool_calls: int = Field(default=100, ge=0)
     max_tokens: int = Field(default=200_000, ge=0)
-    # Voice input: offline unless a transcription endpoint is set; audio is kept only on opt-in.
-    voice_engine: Literal["auto", "offline", "endpoint"] = "auto"
+    # Voice input: offline (Whisper, else pocketsphinx) unless a transcription endpoint is set; an
+    # empty language lets the engine decide (Whisper: English or Vietnamese); audio is kept on opt-in.
+    voice_engine: Literal["auto", "offline", "pocketsphinx", "endpoint"] = "auto"
     voice_base_url: str | None = None
     voice_model: str = "whisper-1"
-    voice_language: str = "en"
+    voice_language: str = ""
     voice_device: str | None = None
     voice_keep_audio: bool = False
 
@@ -92,6 +96,9 @@ _ENV: dict[str, str] = {
     "WAYPOST_SAFE_MODE": "safe_mode",
     "WAYPOST_VOICE_URL": "voice_base_url",
     "WAYPOST_MODEL_IMAGES": "model_images",
+    "WAYPOST_MODEL_TIMEOUT_S": "llm_timeout_s",
+    "WAYPOST_PLANNING_DEADLINE_S": "planning_deadline_s",
+    "WAYPOST_PLANNER": "planner",
 }
 
 

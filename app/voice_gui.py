@@ -15,16 +15,17 @@ VoiceFactory = Callable[[], "VoiceController"]
 
 
 def voice_factory(settings: Settings) -> VoiceFactory:
-    """Called once the QApplication exists (Qt Multimedia needs it) and the window has shown: the
-    microphone and the engines load then, not before the first paint."""
+    """Called once the QApplication exists (Qt Multimedia needs it) and the window has shown, on the
+    running loop: the microphone and the engines load then, not before the first paint."""
     config = voice_config(settings)
 
     def make() -> VoiceController:
         from ui.voice_controller import VoiceController, VoiceOptions
         from ui.voice_recorder import QtMicRecorder
-        from voice.config import make_transcriber
+        from voice.config import choose_transcriber
 
-        options = VoiceOptions(language=config.language, keep_audio=config.keep_audio)
-        return VoiceController(QtMicRecorder(settings.voice_device), make_transcriber(config), options)
+        chosen = choose_transcriber(config)
+        options = VoiceOptions(language=config.language, keep_audio=config.keep_audio, note=chosen.note)
+        return VoiceController(QtMicRecorder(settings.voice_device), chosen.engine, options)
 
     return make

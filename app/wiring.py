@@ -31,6 +31,7 @@ def llm_settings(settings: Settings) -> LLMSettings | None:
         api_key=settings.api_key,
         model=settings.model,
         timeout_s=settings.llm_timeout_s,
+        planning_deadline_s=settings.planning_deadline_s,
         images=settings.model_images,
     )
 

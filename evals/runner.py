@@ -7,9 +7,10 @@ import statistics
 import time
 from collections.abc import Callable, Sequence
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from browser.request_guard import allow_measurement, end_measurement
+from evals.model_report import Comparison, ModelShare, model_share
 from evals.site import EvalSite
 from evals.tasks import EvalTask, Observed
 from executor.errors import ExecutorError
@@ -28,6 +29,8 @@ class TaskResult(BaseModel):
     model_calls: int
     seconds: float
     reason: str = ""
+    #: The model's part: its plan used / rejected / fell back, page decisions the rules made instead.
+    model: ModelShare = Field(default_factory=ModelShare)
 
 
 class FamilySummary(BaseModel):
@@ -45,19 +48,24 @@ class EvalReport(BaseModel):
     families: list[FamilySummary]
     successes: int
     total: int
+    #: The same tasks by the rules alone, when a model was evaluated (evals/model_report.py).
+    comparison: Comparison | None = None
 
 
 async def run_task(core: AgentCore, site: EvalSite, task: EvalTask, planner: PlannerChoice) -> TaskResult:
     site.reset()
     started = time.perf_counter()
+    plan = None
     try:
         plan = (await core.plan(task.text(site.url(task.page)), planner=planner)).plan
         bundle = await core.run(plan, approval_policy=ApprovalPolicy.ALL)
     except (ExecutorError, OSError, RuntimeError, ValueError) as exc:  # one broken task, not the suite
         seconds = round(time.perf_counter() - started, 2)
         reason = f"{type(exc).__name__}: {exc}"[:200]
+        model = model_share(plan, None) if plan is not None else ModelShare()
         return TaskResult(task_id=task.task_id, family=task.family, success=False, run_status="ERROR",
-                          steps=0, tokens=0, model_calls=0, seconds=seconds, reason=reason)  # fmt: skip
+                          steps=0, tokens=0, model_calls=0, seconds=seconds, reason=reason,
+                          model=model)  # fmt: skip
     seconds = time.perf_counter() - started
     seen = Observed(
         state=site.state(task.page),
@@ -75,6 +83,7 @@ async def run_task(core: AgentCore, site: EvalSite, task: EvalTask, planner: Pla
         model_calls=used.model_usage.calls,
         seconds=round(seconds, 2),
         reason=bundle.reason[:200],
+        model=model_share(plan, bundle),
     )
 
 
@@ -85,6 +94,7 @@ async def run_suite(
     cognition: str,
     planner: PlannerChoice = "auto",
     on_result: Callable[[TaskResult], None] | None = None,
+    on_start: Callable[[EvalTask], None] | None = None,
 ) -> EvalReport:
     results: list[TaskResult] = []
     with EvalSite() as site:
@@ -92,6 +102,8 @@ async def run_suite(
         allow_measurement(state)
         try:
             for task in tasks:
+                if on_start is not None:
+                    on_start(task)
                 result = await run_task(core, site, task, planner)
                 results.append(result)
                 if on_result is not None:

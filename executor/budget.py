@@ -59,13 +59,12 @@ class BudgetEnforcer:
         *,
         clock: Callable[[], float] = time.monotonic,
     ) -> BudgetEnforcer:
-        """A run's budget. A fresh run starts charged with its plan's planning calls; a resumed
-        run carries `used`, which already holds them (so planning is charged exactly once)."""
+        """A run's budget. A fresh run starts charged with its plan's planning calls (tokens); a
+        resumed run carries `used`, which already holds them (so planning is charged exactly once).
+        Its time starts now: planning had its own deadline (docs/architecture.md, "Slow models")."""
         enforcer = cls(plan.budget, used, clock=clock)
         if used is None and plan.planning_usage is not None:
             enforcer.charge_model(plan.planning_usage, enforce=False)
-        if used is None:
-            enforcer._prior_ms += plan.planning_ms  # planning's time, as its calls above
         return enforcer
 
     def charge_model(self, usage: ModelUsage, *, enforce: bool = True) -> None:
@@ -75,9 +74,8 @@ class BudgetEnforcer:
         if enforce:
             self._raise_if_exceeded()
 
-    def charge_model_call(self, tokens_in: int, tokens_out: int, estimated: bool) -> None:
-        """One model call as it is answered (token_meter callbacks land here)."""
-        call = ModelUsage(calls=1, tokens_in=tokens_in, tokens_out=tokens_out, estimated_calls=int(estimated))
+    def charge_model_call(self, call: ModelUsage) -> None:
+        """One model call as it is answered or cut off (token meter callbacks land here)."""
         self.charge_model(call)
 
     def elapsed_ms(self) -> int:

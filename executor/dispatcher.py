@@ -5,10 +5,12 @@ from __future__ import annotations
 import time
 
 from executor.errors import ToolError
+from executor.model_share import run_share
 from executor.models import StepRunV1, StepStatus
 from executor.registry import RunnerRegistry
 from executor.tool_engine import ToolCallEngine
 from executor.tools import ToolContext
+from planner import model_time
 from planner.metering import metered
 from planner.models import Step, utc_now
 
@@ -35,8 +37,9 @@ class StepDispatcher:
                 finished_at=utc_now(),
             )
         charge = ctx.budget.charge_model_call if ctx.budget is not None else None
+        share = run_share(ctx.budget, ctx.plan) if ctx.budget is not None else _unlimited
         try:
-            with metered(charge) as meter:
+            with metered(charge) as meter, model_time.limited(share):
                 output = await runner.run(step, ctx, self.engine)
         except ToolError as exc:
             return StepRunV1(
@@ -73,3 +76,7 @@ class StepDispatcher:
             duration_ms=(time.perf_counter() - t0) * 1000,
             model_usage=meter.usage,
         )
+
+
+def _unlimited() -> float:
+    return float("inf")

@@ -56,7 +56,10 @@ class LLMReplanner:
         self.settings = settings
 
     async def replan(self, plan: ExecutionPlan, reason: str) -> ExecutionPlan:
-        architect = LLMPlanner(self.settings)
+        settings = self.settings
+        if settings.deadline_s is None:  # a replan is planning: it has planning's deadline
+            settings = settings.model_copy(update={"deadline_s": settings.planning_deadline_s})
+        architect = LLMPlanner(settings)
         try:
             task = plan.task.user_query if plan.task else ""
             return await architect.replan(task, plan.context, plan, reason)

@@ -29,6 +29,7 @@ from executor.models import (
 from executor.output import OutputFormatter
 from executor.run_resources import RunResources
 from executor.scheduler import StepScheduler
+from planner.model_words import run_sentence
 from planner.models import ExecutionPlan
 
 
@@ -119,6 +120,9 @@ class Leg:
         state, ledger = self.state, self.ledger
         runs = list(state.step_runs.values())
         answer, citations = AnswerAssembler().assemble(runs, ledger.items, state.actions)
+        instead = run_sentence(state.plan, [r.outputs for r in runs])  # said once, in words
+        if instead:
+            answer = f"{answer}\n\n{instead}"
         return self.fmt.bundle(
             status,
             reason=reason,

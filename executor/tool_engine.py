@@ -10,11 +10,13 @@ from typing import Any
 from executor.budget import BudgetEnforcer
 from executor.errors import FatalToolError, ToolError, ToolTimeoutError
 from executor.events import EventSink, ToolCallFinished
+from executor.model_share import tool_part
 from executor.models import ToolCallV1
 from executor.observability import bind_log_context, log
 from executor.rate_limit import RateLimitShield
 from executor.retry import RetryBackoffManager, is_retryable
 from executor.tools import Tool, ToolContext, ToolOutput
+from planner import model_time
 from planner.metering import metered
 
 DEFAULT_TIMEOUT_S = 30.0
@@ -65,7 +67,9 @@ class ToolCallEngine:
                 await self._rate.acquire(tool_key)
                 started = time.perf_counter()
                 try:
-                    with metered() as meter:  # model calls inside the tool; the step's meter charges them
+                    # Model calls inside the tool: the step's meter charges them, and they end in time
+                    # for the tool's rule path to answer before the tool's own timeout.
+                    with metered() as meter, model_time.limited(model_time.within(tool_part(timeout))):
                         async with asyncio.timeout(timeout):
                             output = await tool(args, ctx)
                 except TimeoutError:

@@ -12,6 +12,7 @@ from typing import Any
 
 from planner.draft import PlanDraft, plan_to_draft
 from planner.llm import LLMClient, LLMError, LLMSettings
+from planner.metering import estimate_tokens
 from planner.models import ContextPack, ExecutionPlan, PlanStatus
 from planner.rules import plan_rules
 from planner.safety_floor import apply_safety_floor
@@ -65,6 +66,20 @@ def build_messages(
     return [{"role": "system", "content": SYSTEM_PROMPT}, {"role": "user", "content": user}]
 
 
+def reply_tokens(baseline: ExecutionPlan) -> int:
+    """The plan reply's limit, sized to the baseline draft the model refines: room for twice its
+    length (more steps, longer goals, indentation), never less than a small plan needs."""
+    size = estimate_tokens(plan_to_draft(baseline).model_dump_json())
+    return max(400, min(2 * size + 150, 2_000))
+
+
+def rejected_because(draft: PlanDraft, codes: list[str]) -> str:
+    """The reason code of a draft the floor refused: an empty plan is named as such."""
+    if not draft.steps and draft.mode != "CLARIFY":
+        return "LLM_DRAFT_REJECTED:empty_plan"
+    return "LLM_DRAFT_REJECTED"
+
+
 class LLMPlanner:
     """Implements Planner with a model; falls back to (and is floored by) the rule planner."""
 
@@ -110,7 +125,11 @@ class LLMPlanner:
         messages = build_messages(understood, ctx, floor, feedback)
         try:
             draft = await self.client.complete_json(
-                messages, PlanDraft, purpose="architect", schema_name="plan_draft"
+                messages,
+                PlanDraft,
+                purpose="architect",
+                schema_name="plan_draft",
+                max_tokens=reply_tokens(floor),
             )
         except LLMError as exc:
             code = f"LLM_FALLBACK:{exc.reason}"
@@ -122,9 +141,8 @@ class LLMPlanner:
         if codes:
             self.tracer.event("safety_floor", codes=codes)
         if plan is floor or plan.reason_codes == floor.reason_codes:
-            plan = floor.model_copy(
-                update={"reason_codes": [*floor.reason_codes, "LLM_DRAFT_REJECTED", *codes]}
-            )
+            rejected = rejected_because(draft, codes)
+            plan = floor.model_copy(update={"reason_codes": [*floor.reason_codes, rejected, *codes]})
         self._output(plan)
         return plan
 

@@ -3,31 +3,50 @@
 - Structured output from a pydantic schema (response_format json_schema, strict). A server that
   rejects json_schema (a 400/422 naming response_format) is asked again in json_object mode with
   the schema in the prompt, and remembered as such for the rest of the client's life.
-- Output that is not JSON, or JSON that fails validation, is sent back with the error a bounded
-  number of times (`max_repairs`); then LLMOutputInvalid, which callers turn into a rule fallback.
-- 429/5xx/timeouts are retried by the openai client itself (`max_retries`, honouring retry-after);
-  what is left becomes LLMUnavailable with a reason code.
+- Every call sends `max_tokens` sized to what it asks for. Output that is not JSON, or JSON that
+  fails validation, is sent back with the error a bounded number of times (`max_repairs`); a
+  refusal, a reply that repeats itself or one cut off at its limit is not (planner/llm_reply.py).
+  Then LLMOutputInvalid, which callers turn into a rule fallback.
+- 429/5xx/refused connections are retried here (`max_retries`, honouring retry-after); a call that
+  timed out is never re-sent unchanged. What is left becomes LLMUnavailable with a reason code.
 - `deadline_s` bounds every call one client makes, retries included (a planning phase): past it,
-  LLMUnavailable("deadline"), so a slow endpoint cannot hold planning for timeout x retries.
+  LLMUnavailable("deadline"). `planner.model_time` bounds calls by the model's share of a run's
+  time: past it, LLMUnavailable("model_time"). A cut call's tokens are counted from what was sent.
 """
 
 from __future__ import annotations
 
 import asyncio
-import copy
-import json
-import re
 import time
-from collections.abc import Mapping, Sequence
-from functools import lru_cache
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Literal, TypeVar, cast
 
-from pydantic import BaseModel, Field, SecretStr, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from common.lazy import lazy_module
 from common.secrecy import scrub_data
-from planner import metering
-from planner.tracing import ModelCall, ModelPrice, Tracer
+from planner import metering, model_time
+from planner.llm_format import (
+    FORMAT_WORDS,
+    finish_reason,
+    first_message,
+    first_tool_call,
+    parse_json_object,
+    strict_schema,
+    strict_schema_cached,
+    tool_name,
+    tool_specs,
+    with_schema_hint,
+)
+from planner.llm_reply import count_usage, fingerprint, new_call, refusal_in, retry_delay, unusable
+from planner.llm_settings import LLMError, LLMOutputInvalid, LLMSettings, LLMUnavailable
+from planner.llm_speed import SpeedSample, StreamTiming
+from planner.tracing import CallFormat, ModelCall, Tracer
+
+__all__ = [  # settings, errors and schema helpers live beside this module; callers know them from here
+    "LLMClient", "LLMError", "LLMOutputInvalid", "LLMSettings", "LLMUnavailable",
+    "parse_json_object", "strict_schema", "tool_name",
+]  # fmt: skip
 
 if TYPE_CHECKING:
     import openai
@@ -37,100 +56,10 @@ else:  # the model client is imported on first use: `waypost plan --planner rule
 
 M = TypeVar("M", bound=BaseModel)
 Format = Literal["json_schema", "json_object"]
-CallFormat = Literal["json_schema", "json_object", "tools", "none"]
 
 
-class LLMSettings(BaseModel):
-    """Endpoint, model and limits. No key and no base URL means "no model": the rules serve."""
-
-    base_url: str | None = None
-    api_key: SecretStr | None = None
-    model: str = "gpt-4o-mini"
-    timeout_s: float = Field(default=30.0, gt=0)
-    max_retries: int = Field(default=2, ge=0, le=10)
-    #: Overall deadline for all calls of one client (seconds from its creation); None: per call only.
-    deadline_s: float | None = Field(default=None, gt=0)
-    max_repairs: int = Field(default=2, ge=0, le=5)
-    temperature: float | None = Field(default=0.0, ge=0, le=2)
-    structured_output: Literal["auto", "json_schema", "json_object"] = "auto"
-    #: Send a downscaled picture of the page beside the text observation (models that take images).
-    images: bool = False
-    #: Embeddings model for RETRIEVE's hybrid ranking; None means BM25 only.
-    embedding_model: str | None = None
-    prices: dict[str, ModelPrice] | None = None
-
-    @classmethod
-    def from_env(cls, env: Mapping[str, str], **overrides: Any) -> LLMSettings:
-        """OPENAI_API_KEY, OPENAI_BASE_URL, WAYPOST_MODEL; flags override (docs/architecture.md)."""
-        values: dict[str, Any] = {}
-        if env.get("OPENAI_API_KEY"):
-            values["api_key"] = SecretStr(env["OPENAI_API_KEY"])
-        if env.get("OPENAI_BASE_URL"):
-            values["base_url"] = env["OPENAI_BASE_URL"]
-        if env.get("WAYPOST_MODEL"):
-            values["model"] = env["WAYPOST_MODEL"]
-        if env.get("WAYPOST_EMBEDDING_MODEL"):
-            values["embedding_model"] = env["WAYPOST_EMBEDDING_MODEL"]
-        return cls.model_validate({**values, **overrides})
-
-    @property
-    def configured(self) -> bool:
-        return bool(self.base_url) or bool(self.api_key and self.api_key.get_secret_value())
-
-
-class LLMError(Exception):
-    """Base of model failures; `reason` becomes the fallback reason code (LLM_FALLBACK:<reason>)."""
-
-    def __init__(self, reason: str, detail: str = "") -> None:
-        super().__init__(f"{reason}: {detail}" if detail else reason)
-        self.reason = reason
-        self.detail = detail
-
-
-class LLMUnavailable(LLMError):
-    """The endpoint did not answer usefully: timeout, unreachable, rate limited, server error, auth."""
-
-
-class LLMOutputInvalid(LLMError):
-    """The model answered, but never with valid JSON for the schema within the repair budget."""
-
-
-def strict_schema(model: type[BaseModel]) -> dict[str, Any]:
-    """The model's JSON schema made strict: every object closed and every property required."""
-    return copy.deepcopy(_strict_schema(model))
-
-
-@lru_cache(maxsize=64)
-def _strict_schema(model: type[BaseModel]) -> dict[str, Any]:
-    schema = copy.deepcopy(model.model_json_schema())
-
-    def walk(node: Any) -> None:
-        if isinstance(node, dict):
-            node.pop("default", None)
-            if node.get("type") == "object" and "properties" in node:
-                node["additionalProperties"] = False
-                node["required"] = list(node["properties"])
-            for value in node.values():
-                walk(value)
-        elif isinstance(node, list):
-            for value in node:
-                walk(value)
-
-    walk(schema)
-    return schema
-
-
-_FENCE = re.compile(r"^\s*```(?:json)?\s*(.*?)\s*```\s*$", re.DOTALL)
-_FORMAT_WORDS = re.compile(r"response_format|json_schema|structured|schema", re.IGNORECASE)
-
-
-def parse_json_object(content: str) -> dict[str, Any]:
-    """The JSON object in `content` (a ```json fence is tolerated); ValueError otherwise."""
-    fenced = _FENCE.match(content)
-    data = json.loads(fenced.group(1) if fenced else content)
-    if not isinstance(data, dict):
-        raise ValueError(f"expected a JSON object, got {type(data).__name__}")
-    return data
+#: Errors worth another try after a pause: the endpoint is busy or restarting, not wrong or slow.
+_RETRY_STATUS = frozenset({408, 409, 429})
 
 
 class LLMClient:
@@ -144,10 +73,14 @@ class LLMClient:
             api_key=key,
             base_url=settings.base_url,
             timeout=settings.timeout_s,
-            max_retries=settings.max_retries,
+            max_retries=0,  # retried in _send: never a request that timed out
         )
         self.format: Format = "json_object" if settings.structured_output == "json_object" else "json_schema"
         self._wall = time.monotonic() + settings.deadline_s if settings.deadline_s is not None else None
+        #: Requests that timed out (fingerprints): sending one again unchanged would time out again.
+        self._timed_out: set[str] = set()
+        #: The name of the reply-length parameter the server takes (newer OpenAI models want the other).
+        self._limit_name = "max_tokens"
 
     async def aclose(self) -> None:
         await self._client.close()
@@ -155,7 +88,7 @@ class LLMClient:
     async def list_models(self) -> list[str]:
         """The model ids the endpoint lists (`waypost doctor`: is it there, does it know the model)."""
         try:
-            page = await self._client.models.list()
+            page = await self._client.with_options(max_retries=self.settings.max_retries).models.list()
         except openai.APIError as exc:
             raise _unavailable(exc) from exc
         except ValueError as exc:
@@ -174,7 +107,8 @@ class LLMClient:
         if not texts:
             return []
         try:
-            response = await self._client.embeddings.create(model=model, input=scrub_data(texts))
+            retrying = self._client.with_options(max_retries=self.settings.max_retries)
+            response = await retrying.embeddings.create(model=model, input=scrub_data(texts))
         except openai.APIError as exc:
             raise _unavailable(exc) from exc
         except ValueError as exc:
@@ -193,13 +127,19 @@ class LLMClient:
         return vectors
 
     async def complete_json(
-        self, messages: list[dict[str, Any]], output: type[M], *, purpose: str, schema_name: str
+        self,
+        messages: list[dict[str, Any]],
+        output: type[M],
+        *,
+        purpose: str,
+        schema_name: str,
+        max_tokens: int,
     ) -> M:
         """A validated `output`, repairing bad answers up to `max_repairs` times."""
         convo = list(messages)
         reason = "invalid_json"
         for attempt in range(1, self.settings.max_repairs + 2):
-            content, call = await self._request(convo, output, schema_name, purpose, attempt)
+            content, call = await self._request(convo, output, schema_name, purpose, attempt, max_tokens)
             try:
                 data = parse_json_object(content)
             except ValueError as exc:
@@ -223,51 +163,78 @@ class LLMClient:
         raise LLMOutputInvalid(reason, f"after {self.settings.max_repairs + 1} attempts")
 
     async def _request(
-        self, convo: list[dict[str, Any]], output: type[BaseModel], name: str, purpose: str, attempt: int
+        self,
+        convo: list[dict[str, Any]],
+        output: type[BaseModel],
+        name: str,
+        purpose: str,
+        attempt: int,
+        max_tokens: int,
     ) -> tuple[str, ModelCall]:
         while True:
             fmt = self.format
             response_format: dict[str, Any] = (
                 {
                     "type": "json_schema",
-                    "json_schema": {"name": name, "strict": True, "schema": _strict_schema(output)},
+                    "json_schema": {"name": name, "strict": True, "schema": strict_schema_cached(output)},
                 }
                 if fmt == "json_schema"
                 else {"type": "json_object"}
             )
-            messages = convo if fmt == "json_schema" else _with_schema_hint(convo, output)
-            call = self._call(purpose, fmt, messages, attempt)
+            messages = convo if fmt == "json_schema" else with_schema_hint(convo, output)
+            call = self._call(purpose, fmt, messages, attempt, max_tokens)
             try:
-                response = await self._send(call, {"response_format": response_format})
+                response = await self._send(call, {"response_format": response_format}, max_tokens)
             except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
                 if (
                     fmt == "json_schema"
                     and self.settings.structured_output == "auto"
-                    and _FORMAT_WORDS.search(str(exc.message))
+                    and FORMAT_WORDS.search(str(exc.message))
                 ):
                     self.format = "json_object"
                     self.tracer.event("note", message="server rejected json_schema; using json_object")
                     continue
                 raise LLMUnavailable("bad_request", exc.message[:300]) from exc
-            message = _first_message(response)
+            message = first_message(response)
             content = getattr(message, "content", None)
             call.raw_output = content if isinstance(content, str) else None
+            self._refuse_unusable(call, call.raw_output or "", message, response)
             return call.raw_output or "", call
 
-    async def chat(self, messages: list[dict[str, Any]], *, purpose: str) -> str:
+    def _refuse_unusable(self, call: ModelCall, said: str, message: Any, response: Any) -> None:
+        """A refusal, a loop or a cut-off reply is no answer, and asking again would not make one."""
+        refused = refusal_in(said, getattr(message, "refusal", None))
+        reason = "refused" if refused is not None else unusable(said, finish_reason(response))
+        if reason is None:
+            return
+        call.error = reason
+        self.tracer.call(call)
+        detail = {
+            "refused": f"the model refused: {refused}",
+            "repetitive": "the reply repeats itself",
+            "cut_off": f"the reply ran past its {call.params.get('max_tokens')} token limit",
+        }[reason]
+        raise LLMOutputInvalid(reason, detail)
+
+    async def chat(self, messages: list[dict[str, Any]], *, purpose: str, max_tokens: int) -> str:
         """A plain answer (no output format): probes and free text. Any failure is LLMUnavailable."""
-        call = self._call(purpose, "none", messages, 1)
+        call = self._call(purpose, "none", messages, 1, max_tokens)
         try:
-            response = await self._send(call, {})
+            response = await self._send(call, {}, max_tokens)
         except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
             raise LLMUnavailable("bad_request", exc.message[:300]) from exc
-        content = getattr(_first_message(response), "content", None)
+        content = getattr(first_message(response), "content", None)
         call.raw_output = content if isinstance(content, str) else None
         self.tracer.call(call)
         return call.raw_output or ""
 
     async def complete_tool_call(
-        self, messages: list[dict[str, Any]], tools: Sequence[type[BaseModel]], *, purpose: str
+        self,
+        messages: list[dict[str, Any]],
+        tools: Sequence[type[BaseModel]],
+        *,
+        purpose: str,
+        max_tokens: int,
     ) -> BaseModel:
         """Asks the model to call exactly one of `tools` (pydantic models as function schemas).
 
@@ -275,27 +242,19 @@ class LLMClient:
         invalid arguments are fed back like malformed JSON, within the same repair budget.
         """
         by_name = {tool_name(t): t for t in tools}
-        specs = [
-            {
-                "type": "function",
-                "function": {
-                    "name": name,
-                    "description": " ".join((tool.__doc__ or name).split())[:1000],
-                    "parameters": _strict_schema(tool),
-                    "strict": True,
-                },
-            }
-            for name, tool in by_name.items()
-        ]
+        specs = tool_specs(by_name)
         convo = list(messages)
         for attempt in range(1, self.settings.max_repairs + 2):
-            call = self._call(purpose, "tools", convo, attempt)
+            call = self._call(purpose, "tools", convo, attempt, max_tokens)
             try:
-                response = await self._send(call, {"tools": specs, "tool_choice": "required"})
+                response = await self._send(call, {"tools": specs, "tool_choice": "required"}, max_tokens)
             except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
                 raise LLMUnavailable("bad_request", exc.message[:300]) from exc
-            name, arguments = _first_tool_call(response)
-            call.raw_output = f"{name}({arguments})" if name else None
+            name, arguments = first_tool_call(response)
+            message = first_message(response)
+            said = getattr(message, "content", None)
+            call.raw_output = f"{name}({arguments})" if name else said if isinstance(said, str) else None
+            self._refuse_unusable(call, arguments if name else call.raw_output or "", message, response)
             try:
                 if name not in by_name:
                     raise ValueError(f"no tool named {name!r}")
@@ -316,96 +275,142 @@ class LLMClient:
             return result
         raise LLMOutputInvalid("invalid_tool_call", f"after {self.settings.max_repairs + 1} attempts")
 
-    def _call(self, purpose: str, fmt: CallFormat, messages: list[dict[str, Any]], attempt: int) -> ModelCall:
-        params = {"temperature": self.settings.temperature, "timeout_s": self.settings.timeout_s}
-        return ModelCall(
-            purpose=purpose,
-            model=self.settings.model,
-            params=params,
-            response_format=fmt,
-            messages=scrub_data(messages),  # nothing a page echoed reaches the model
-            attempt=attempt,
-        )
+    def _call(
+        self, purpose: str, fmt: CallFormat, messages: list[dict[str, Any]], attempt: int, max_tokens: int
+    ) -> ModelCall:
+        return new_call(self.settings, purpose, fmt, messages, attempt, max_tokens)
 
-    async def _send(self, call: ModelCall, extra: dict[str, Any]) -> ChatCompletion:
-        """One request. Bad requests are re-raised for the caller; other failures become LLMUnavailable."""
-        started = time.perf_counter()
+    def _time_left(self) -> tuple[float | None, str]:
+        """Seconds this call may take, and the reason code when they run out."""
+        wall = None if self._wall is None else self._wall - time.monotonic()
+        share = model_time.left_s()
+        if share is not None and (wall is None or share < wall):
+            return share, "model_time"
+        return wall, "deadline"
+
+    async def _send(self, call: ModelCall, extra: dict[str, Any], max_tokens: int) -> ChatCompletion:
+        """One request, retried when the endpoint is busy; bad requests are re-raised for the caller,
+        other failures become LLMUnavailable. A timed-out request is remembered and never re-sent."""
         temperature = self.settings.temperature
-        left = None if self._wall is None else self._wall - time.monotonic()
+        retries = 0
+        while True:
+            body = {**extra, self._limit_name: max_tokens}
+            key = fingerprint(self.settings.model, call.messages, body)
+            left, why = self._time_left()
+            started = time.perf_counter()
+            if key in self._timed_out and not (left is not None and left <= 0):
+                self._failed(call, started, "timed out before: not sent again")
+                raise LLMUnavailable("timeout", "this request timed out before; not sent again unchanged")
+            try:
+                if left is not None and left <= 0:
+                    raise TimeoutError
+                async with asyncio.timeout(left):  # None: only the per-call timeout
+                    response: ChatCompletion = await self._client.chat.completions.create(
+                        model=self.settings.model,
+                        messages=cast("list[ChatCompletionMessageParam]", call.messages),
+                        temperature=temperature if temperature is not None else openai.omit,
+                        extra_headers={"x-stainless-retry-count": str(retries)},
+                        **body,
+                    )
+            except TimeoutError:
+                if left is not None and left <= 0:
+                    self._failed(call, started, why)
+                else:
+                    self._timed_out.add(key)
+                    self._cut(call, started, why)
+                raise LLMUnavailable(why, _TIME_WORDS[why].format(s=self.settings.deadline_s)) from None
+            except openai.APITimeoutError:
+                self._timed_out.add(key)
+                self._cut(call, started, "timeout")
+                raise LLMUnavailable("timeout", f"no answer within {self.settings.timeout_s} s") from None
+            except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
+                if self._limit_name == "max_tokens" and "max_completion_tokens" in str(exc.message):
+                    self._limit_name = "max_completion_tokens"  # newer OpenAI models: same limit, new name
+                    continue
+                self._failed(call, started, f"http {exc.status_code}: {exc.message[:300]}")
+                raise
+            except openai.APIError as exc:
+                if retries < self.settings.max_retries and _retryable(exc):
+                    retries += 1
+                    delay = retry_delay(retries, _headers(exc))
+                    left_now, _ = self._time_left()
+                    if left_now is None or delay < left_now:
+                        await asyncio.sleep(delay)  # backoff the server asked for, not a synchronisation
+                        continue
+                self._failed(call, started, type(exc).__name__)
+                raise _unavailable(exc) from exc
+            except ValueError as exc:  # a body that is not JSON at all
+                self._failed(call, started, f"malformed response body: {exc}")
+                raise LLMUnavailable("malformed_response", str(exc)[:300]) from exc
+            call.latency_ms = (time.perf_counter() - started) * 1000
+            count_usage(call, response)
+            return response
+
+    async def measure_speed(self, messages: list[dict[str, Any]], *, max_tokens: int) -> SpeedSample:
+        """One streamed request: the time to its first token gives the prompt speed, the tokens after
+        it the generation speed (`waypost doctor`). Any failure is LLMUnavailable."""
+        call = self._call("doctor", "none", messages, 1, max_tokens)
+        started = time.perf_counter()
+        timing = StreamTiming(started)
         try:
-            if left is not None and left <= 0:
-                raise TimeoutError
-            async with asyncio.timeout(left):  # None: only the per-call timeout and retries
-                response: ChatCompletion = await self._client.chat.completions.create(
+            async with asyncio.timeout(self.settings.timeout_s):
+                body: dict[str, Any] = {self._limit_name: max_tokens}
+                stream = await self._client.chat.completions.create(
                     model=self.settings.model,
                     messages=cast("list[ChatCompletionMessageParam]", call.messages),
-                    temperature=temperature if temperature is not None else openai.omit,
-                    **extra,
+                    stream=True,
+                    stream_options={"include_usage": True},
+                    **body,
                 )
-        except TimeoutError:
-            self._failed(call, started, "deadline")
-            why = f"model calls passed their {self.settings.deadline_s} s deadline"
-            raise LLMUnavailable("deadline", why) from None
+                async for chunk in stream:
+                    timing.took(chunk)
+        except (TimeoutError, openai.APITimeoutError):
+            self._cut(call, started, "timeout")
+            raise LLMUnavailable("timeout", f"no answer within {self.settings.timeout_s} s") from None
         except (openai.BadRequestError, openai.UnprocessableEntityError) as exc:
-            self._failed(call, started, f"http {exc.status_code}: {exc.message[:300]}")
-            raise
+            self._failed(call, started, f"http {exc.status_code}")
+            raise LLMUnavailable("bad_request", exc.message[:300]) from exc
         except openai.APIError as exc:
             self._failed(call, started, type(exc).__name__)
             raise _unavailable(exc) from exc
-        except ValueError as exc:  # a body that is not JSON at all
-            self._failed(call, started, f"malformed response body: {exc}")
-            raise LLMUnavailable("malformed_response", str(exc)[:300]) from exc
-        call.latency_ms = (time.perf_counter() - started) * 1000
-        _count_usage(call, response)
-        return response
+        sample = timing.sample(call)
+        metering.report(call.tokens_in, call.tokens_out, estimated=call.estimated, ms=call.latency_ms)
+        self.tracer.call(call)
+        return sample
 
     def _failed(self, call: ModelCall, started: float, error: str) -> None:
         call.latency_ms = (time.perf_counter() - started) * 1000
         call.error = error
         self.tracer.call(call)
 
-
-def _count_usage(call: ModelCall, response: Any) -> None:
-    """The server's usage when it sends one, else an estimate; charged to the open token meters."""
-    usage = getattr(response, "usage", None)
-    prompt = getattr(usage, "prompt_tokens", None) if usage is not None else None
-    completion = getattr(usage, "completion_tokens", None) if usage is not None else None
-    if prompt is None and completion is None:
-        message = _first_message(response)
-        said = str(getattr(message, "content", None) or "")
-        calls = getattr(message, "tool_calls", None) or []
-        said += "".join(str(getattr(getattr(c, "function", None), "arguments", "") or "") for c in calls)
+    def _cut(self, call: ModelCall, started: float, error: str) -> None:
+        """A call cut at its time limit: the server read the prompt all the same, so it counts,
+        estimated from what was sent (what it generated meanwhile is not known)."""
         call.tokens_in = metering.estimate_prompt(call.messages)
-        call.tokens_out = metering.estimate_tokens(said)
         call.estimated = True
-    else:
-        call.tokens_in = int(prompt or 0)
-        call.tokens_out = int(completion or 0)
-    metering.report(call.tokens_in, call.tokens_out, estimated=call.estimated)
+        self._failed(call, started, error)
+        metering.report(call.tokens_in, 0, estimated=True, ms=call.latency_ms)
 
 
-def tool_name(tool: type[BaseModel]) -> str:
-    """Function name of a tool model: its class name in snake_case (RequestInfo -> request_info)."""
-    return re.sub(r"(?<!^)(?=[A-Z])", "_", tool.__name__).lower()
+_TIME_WORDS = {
+    "deadline": "model calls passed their {s} s deadline",
+    "model_time": "the model's share of the run's time is used up",
+}
 
 
-def _first_message(response: Any) -> Any:
-    choices = getattr(response, "choices", None) or []
-    return getattr(choices[0], "message", None) if choices else None
+def _retryable(exc: openai.APIError) -> bool:
+    if isinstance(exc, openai.APITimeoutError):
+        return False
+    if isinstance(exc, openai.APIConnectionError):
+        return True
+    status = getattr(exc, "status_code", None)
+    return isinstance(status, int) and (status in _RETRY_STATUS or status >= 500)
 
 
-def _first_tool_call(response: Any) -> tuple[str, str]:
-    calls = getattr(_first_message(response), "tool_calls", None) or []
-    function = getattr(calls[0], "function", None) if calls else None
-    return str(getattr(function, "name", "") or ""), str(getattr(function, "arguments", "") or "")
-
-
-def _with_schema_hint(convo: list[dict[str, Any]], output: type[BaseModel]) -> list[dict[str, Any]]:
-    hint = (
-        "Reply with one JSON object only (no prose, no code fence) that validates against this JSON "
-        f"schema:\n{json.dumps(_strict_schema(output), separators=(',', ':'))}"
-    )
-    return [{"role": "system", "content": hint}, *convo]
+def _headers(exc: openai.APIError) -> dict[str, str]:
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None)
+    return {k.lower(): v for k, v in headers.items()} if headers is not None else {}
 
 
 def _unavailable(exc: openai.APIError) -> LLMUnavailable:

@@ -24,12 +24,14 @@ IMAGE_TOKENS = 85
 
 
 class ModelUsage(BaseModel):
-    """Tokens spent on model calls. `estimated_calls` counts calls whose usage was not reported."""
+    """Tokens spent on model calls. `estimated_calls` counts calls whose usage was not reported
+    (a call cut at its timeout is estimated from what was sent); `ms` is the time calls took."""
 
     calls: int = Field(default=0, ge=0)
     tokens_in: int = Field(default=0, ge=0)
     tokens_out: int = Field(default=0, ge=0)
     estimated_calls: int = Field(default=0, ge=0)
+    ms: int = Field(default=0, ge=0)
 
     @property
     def total(self) -> int:
@@ -41,11 +43,12 @@ class ModelUsage(BaseModel):
             tokens_in=self.tokens_in + other.tokens_in,
             tokens_out=self.tokens_out + other.tokens_out,
             estimated_calls=self.estimated_calls + other.estimated_calls,
+            ms=self.ms + other.ms,
         )
 
 
-#: Called per call with (tokens_in, tokens_out, estimated); a budget may raise there to stop the run.
-ChargeHook = Callable[[int, int, bool], None]
+#: Called per call with that call's usage; a budget may raise there to stop the run.
+ChargeHook = Callable[[ModelUsage], None]
 
 
 class TokenMeter:
@@ -55,12 +58,10 @@ class TokenMeter:
         self.usage = ModelUsage()
         self._on_charge = on_charge
 
-    def add(self, tokens_in: int, tokens_out: int, *, estimated: bool) -> None:
-        self.usage = self.usage.plus(
-            ModelUsage(calls=1, tokens_in=tokens_in, tokens_out=tokens_out, estimated_calls=int(estimated))
-        )
+    def add(self, call: ModelUsage) -> None:
+        self.usage = self.usage.plus(call)
         if self._on_charge is not None:
-            self._on_charge(tokens_in, tokens_out, estimated)
+            self._on_charge(call)
 
 
 _open: ContextVar[tuple[TokenMeter, ...]] = ContextVar("waypost_token_meters", default=())
@@ -77,10 +78,13 @@ def metered(on_charge: ChargeHook | None = None) -> Iterator[TokenMeter]:
         _open.reset(token)
 
 
-def report(tokens_in: int, tokens_out: int, *, estimated: bool = False) -> None:
+def report(tokens_in: int, tokens_out: int, *, estimated: bool = False, ms: float = 0.0) -> None:
     """Charges one model call to every open scope, innermost first (a budget error stops the rest)."""
+    call = ModelUsage(
+        calls=1, tokens_in=tokens_in, tokens_out=tokens_out, estimated_calls=int(estimated), ms=round(ms)
+    )
     for meter in reversed(_open.get()):
-        meter.add(tokens_in, tokens_out, estimated=estimated)
+        meter.add(call)
 
 
 def estimate_tokens(text: str) -> int:

@@ -359,8 +359,11 @@ class ExecutionPlan(Contract):
     created_at: datetime = Field(default_factory=utc_now)
     #: Model calls spent making this plan; the run's budget is charged with them once.
     planning_usage: ModelUsage | None = None
-    #: Wall time planning took (model calls included); the run's time budget is charged with it once.
+    #: Wall time planning took (model calls included). Planning has its own deadline: the run's
+    #: time budget starts when execution starts (docs/architecture.md, "Slow models").
     planning_ms: int = Field(default=0, ge=0)
+    #: The planning deadline the model's calls had (None: the rules planned without a model).
+    planning_deadline_ms: int | None = Field(default=None, ge=0)
     #: 1 for the first plan; each replan of a run counts up (executor.revision).
     version: int = Field(default=1, ge=1)
 

@@ -34,10 +34,6 @@ class PlanResult:
     secrets: dict[str, SecretStr] = field(default_factory=dict, repr=False)
 
 
-#: The overall deadline of a planning phase's model calls (retries included), when none is set.
-PLANNING_DEADLINE_S = 45.0
-
-
 async def make_plan(
     task: str,
     *,
@@ -56,8 +52,8 @@ async def make_plan(
         plan = plan_rules(understood, ctx).model_copy(update={"trace_id": tracer.trace.trace_id})
         tracer.event("architect_output", mode=plan.mode.value, step_count=len(plan.steps), planner="rules")
         return PlanResult(plan=plan, trace=tracer.trace, planner_used="rules", secrets=understood.secrets)
-    if llm.deadline_s is None:  # a slow model never holds planning longer than this
-        llm = llm.model_copy(update={"deadline_s": PLANNING_DEADLINE_S})
+    if llm.deadline_s is None:  # a slow model never holds planning longer than its setting
+        llm = llm.model_copy(update={"deadline_s": llm.planning_deadline_s})
     architect = LLMPlanner(llm)
     started = time.monotonic()
     try:
@@ -65,8 +61,11 @@ async def make_plan(
             plan = await architect.plan(understood, ctx)
     finally:
         await architect.aclose()
-    spent_ms = int((time.monotonic() - started) * 1000)  # the run's time budget is charged with it
-    plan = plan.model_copy(update={"planning_usage": meter.usage, "planning_ms": spent_ms})
+    spent_ms = int((time.monotonic() - started) * 1000)  # shown beside the run's own time budget
+    deadline_ms = int((llm.deadline_s or llm.planning_deadline_s) * 1000)
+    plan = plan.model_copy(
+        update={"planning_usage": meter.usage, "planning_ms": spent_ms, "planning_deadline_ms": deadline_ms}
+    )
     used: Literal["rules", "llm"] = (
         "rules" if any(c.startswith("LLM_FALLBACK:") for c in plan.reason_codes) else "llm"
     )

@@ -41,13 +41,16 @@ def price_for(model: str, prices: dict[str, ModelPrice]) -> ModelPrice | None:
     return prices[max(matches, key=len)] if matches else None
 
 
+CallFormat = Literal["json_schema", "json_object", "tools", "none"]
+
+
 class ModelCall(BaseModel):
     """One request to the model and what came back (or why nothing usable did)."""
 
     purpose: str
     model: str
     params: dict[str, Any] = Field(default_factory=dict)
-    response_format: Literal["json_schema", "json_object", "tools", "none"] = "none"
+    response_format: CallFormat = "none"
     messages: list[dict[str, Any]] = Field(default_factory=list)
     raw_output: str | None = None
     parsed_output: dict[str, Any] | None = None

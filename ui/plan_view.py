@@ -208,6 +208,7 @@ class PlanView(QWidget):
             self.summary.setText("No plan yet.")
             return
         from executor.models import EXEC_MODE_FOR_PLAN  # loaded with the core that made the plan
+        from planner.model_words import time_line
 
         by = f" · planned by {PLANNER_WORDS.get(planner_used, planner_used)}" if planner_used else ""
         reasons = ", ".join(plan.reason_codes) or "none"
@@ -218,6 +219,7 @@ class PlanView(QWidget):
         )
         if plan.clarification_question:
             text += f"<br><b>Question:</b> {plan.clarification_question}"
+        text += f"<br>{escape(time_line(plan))}"  # planning's deadline and the run's budget, apart
         self.summary.setText(text)
 
     @Slot(object)

@@ -75,6 +75,16 @@ class SettingsDialog(QDialog):
         self.api_key_edit.setPlaceholderText("A key is stored: type to replace it" if has_key else "Not set")
         self.planner_combo = QComboBox()
         self.planner_combo.addItems(PLANNERS)
+        # Sized to the endpoint's speed: `waypost doctor` measures it and says which values it needs.
+        self.call_timeout_spin = _spin(3600, " s")
+        self.call_timeout_spin.setMinimum(1)
+        self.call_timeout_spin.setToolTip("How long one model call may take before the rules decide instead")
+        self.planning_deadline_spin = _spin(3600, " s")
+        self.planning_deadline_spin.setMinimum(1)
+        self.planning_deadline_spin.setToolTip(
+            "How long the model may take to plan before the rules plan; the run's own time budget "
+            "starts after planning"
+        )
         self.safe_mode_check = QCheckBox("Safe mode: ask before every action on a page")
         self.headless_check = QCheckBox("Headless browser (no visible window)")
         self.time_spin = _spin(24 * 3600, " s")
@@ -105,6 +115,8 @@ class SettingsDialog(QDialog):
         form.addRow("&Base URL", self.base_url_edit)
         form.addRow("API &key", self.api_key_edit)
         form.addRow("&Planner", self.planner_combo)
+        form.addRow("Model call time&out", self.call_timeout_spin)
+        form.addRow("Planning &deadline", self.planning_deadline_spin)
         browser = QGroupBox("Browser and safety")
         form = QFormLayout(browser)
         form.addRow(self.safe_mode_check)
@@ -144,6 +156,8 @@ class SettingsDialog(QDialog):
         self.model_edit.setText(str(values.get("model") or ""))
         self.base_url_edit.setText(str(values.get("base_url") or ""))
         self.planner_combo.setCurrentText(str(values.get("planner", "auto")))
+        self.call_timeout_spin.setValue(round(float(values.get("llm_timeout_s", 60.0))))
+        self.planning_deadline_spin.setValue(round(float(values.get("planning_deadline_s", 45.0))))
         self.safe_mode_check.setChecked(bool(values.get("safe_mode", True)))
         self.headless_check.setChecked(bool(values.get("headless", True)))
         self.time_spin.setValue(int(values.get("max_time_ms", 300_000)) // 1000)
@@ -169,11 +183,20 @@ class SettingsDialog(QDialog):
             search_url=self.search_url_edit.text().strip() or None,
             runs_dir=self.runs_dir_edit.text().strip(),
         )
+        out.update(self._deadlines())
         out.update(self.voice_group.values(self._given))
         key = self.api_key_edit.text().strip()
         if key:
             out["api_key"] = key
         return out
+
+    def _deadlines(self) -> dict[str, float]:
+        """The model's call timeout and planning deadline, when given or changed from the defaults."""
+        shown = {
+            "llm_timeout_s": (float(self.call_timeout_spin.value()), 60.0),
+            "planning_deadline_s": (float(self.planning_deadline_spin.value()), 45.0),
+        }
+        return {k: v for k, (v, default) in shown.items() if k in self._given or v != default}
 
     @Slot()
     def _on_save_clicked(self) -> None:

@@ -1,4 +1,5 @@
-"""The voice bar beside the task box: Speak button, level meter, elapsed time, Cancel, status.
+"""The voice bar beside the task box: Speak button, level meter, elapsed time, Cancel, status, and
+which engine listens in which language (the language it heard, once it has).
 
 Click Speak to start and again to stop, or hold Ctrl+Space (push to talk). The transcript lands in the
 task box, editable; Run stays the person's click. Without a microphone the button is disabled and
@@ -10,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from PySide6.QtCore import QEvent, QObject, Qt, Slot
-from PySide6.QtGui import QKeyEvent, QTextCursor
+from PySide6.QtGui import QKeyEvent, QPalette, QTextCursor
 from PySide6.QtWidgets import (
     QApplication,
     QBoxLayout,
@@ -19,6 +20,7 @@ from PySide6.QtWidgets import (
     QMainWindow,
     QProgressBar,
     QToolButton,
+    QVBoxLayout,
     QWidget,
 )
 
@@ -52,11 +54,19 @@ class VoiceBar(QWidget):
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.status_label.setWordWrap(True)  # a long note (no microphone…) wraps, never cut mid-word
         self.status_label.setProperty("role", "muted")
-        box = QHBoxLayout(self)
-        box.setContentsMargins(0, 0, 0, 0)
+        self.engine_label = QLabel(voice.engine_label)
+        self.engine_label.setAccessibleName("Voice engine and language")
+        self.engine_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)  # quieter than the status
+        self.engine_label.setToolTip(voice.options.note or "The speech engine and the language it hears")
+        row = QHBoxLayout()
         for widget in (self.speak_button, self.level_meter, self.elapsed_label, self.cancel_button):
-            box.addWidget(widget)
-        box.addWidget(self.status_label, 1)
+            row.addWidget(widget)
+        row.addWidget(self.status_label, 1)
+        column = QVBoxLayout(self)  # the engine on a line of its own: the row is full while listening
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addLayout(row)
+        column.addWidget(self.engine_label, 0, Qt.AlignmentFlag.AlignRight)
         self.speak_button.clicked.connect(voice.toggle)
         self.cancel_button.clicked.connect(voice.cancel)
         voice.state_changed.connect(self._on_state_changed)
@@ -65,6 +75,7 @@ class VoiceBar(QWidget):
         voice.failed.connect(self._on_failed)
         voice.transcript_ready.connect(self._on_transcript)
         voice.availability_changed.connect(self._on_availability)
+        voice.engine_changed.connect(self.engine_label.setText)
         self._on_state_changed(voice.state)
         self._on_availability(voice.available)
 

@@ -17,7 +17,7 @@ from PySide6.QtCore import QElapsedTimer, QObject, QTimer, Signal, Slot
 
 from executor.models import RunBundleV1
 from voice.audio import MAX_SECONDS, AudioClip, AudioError, clip_from_pcm
-from voice.engine import Transcriber, Transcript, TranscriptionError
+from voice.engine import Transcriber, Transcript, TranscriptionError, WarmsUp, engine_label, heard_label
 from voice.spoken import SpokenInput, record_spoken_input, spoken_input
 
 if TYPE_CHECKING:  # Qt Multimedia loads with the real microphone, after the window shows
@@ -28,8 +28,10 @@ IDLE, RECORDING, TRANSCRIBING = "idle", "recording", "transcribing"
 
 @dataclass(frozen=True, slots=True)
 class VoiceOptions:
-    language: str | None = "en"
+    language: str | None = None
     keep_audio: bool = False
+    #: Why this engine and not the usual one (the Whisper model is not installed), or None.
+    note: str | None = None
 
 
 class VoiceController(QObject):
@@ -45,6 +47,8 @@ class VoiceController(QObject):
     failed = Signal(str)
     #: The microphone appeared or vanished (bool).
     availability_changed = Signal(bool)
+    #: Which engine listens and in which language, e.g. "whisper-base · Vietnamese" once heard (str).
+    engine_changed = Signal(str)
 
     def __init__(
         self,
@@ -60,7 +64,9 @@ class VoiceController(QObject):
         self.state = IDLE
         self.last: tuple[Transcript, AudioClip] | None = None
         self.pending: tuple[SpokenInput, AudioClip] | None = None
+        self.engine_label = engine_label(transcriber, options.language)
         self._task: asyncio.Task[None] | None = None
+        self._warming: asyncio.Task[None] | None = None
         self._clock = QElapsedTimer()
         self._ticker = QTimer(self)
         self._ticker.setInterval(100)
@@ -90,6 +96,7 @@ class VoiceController(QObject):
         if not self.recorder.available:
             self.failed.emit(self.recorder.unavailable_reason)
             return
+        self.start_warm_up()  # the model loads while the person speaks, not with the window
         self.recorder.start()
         self._clock.start()
         self._ticker.start()
@@ -135,13 +142,28 @@ class VoiceController(QObject):
         self.recorder.set_device(device_id)
         self.availability_changed.emit(self.recorder.available)
 
+    def start_warm_up(self) -> None:
+        """Loads the engine's model off the loop's thread (once), so that by the end of the first
+        recording it is ready; a model that fails its check is reported at once."""
+        if isinstance(self.transcriber, WarmsUp) and self._warming is None:
+            self._warming = asyncio.get_running_loop().create_task(self._warm_up(self.transcriber))
+
     async def aclose(self) -> None:
         self.cancel()
-        if self._task is not None:
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+        for task in (self._task, self._warming):
+            if task is not None and not task.done():
+                task.cancel()  # a model still loading finishes on its thread; nobody waits for it
+            if task is not None:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await task
 
     # --- work ------------------------------------------------------------------------------------
+
+    async def _warm_up(self, engine: WarmsUp) -> None:
+        try:
+            await asyncio.to_thread(engine.warm_up)
+        except TranscriptionError as exc:
+            self.failed.emit(str(exc))
 
     async def _transcribe(self, clip: AudioClip) -> None:
         try:
@@ -151,6 +173,8 @@ class VoiceController(QObject):
             self.failed.emit(str(exc))
             return
         self.last = (transcript, clip)
+        self.engine_label = heard_label(transcript)
+        self.engine_changed.emit(self.engine_label)
         self._set_state(IDLE)
         self.transcript_ready.emit(transcript.text)
 

@@ -20,7 +20,8 @@ def input_devices() -> list[InputDevice]:
 
 ENGINES = (
     ("Automatic (endpoint when set, else offline)", "auto"),
-    ("Offline", "offline"),
+    ("Offline (Whisper; pocketsphinx when it is not installed)", "offline"),
+    ("Pocketsphinx (small, English task phrasings only)", "pocketsphinx"),
     ("Endpoint", "endpoint"),
 )
 
@@ -29,7 +30,7 @@ DEFAULTS: dict[str, Any] = {
     "voice_engine": "auto",
     "voice_base_url": None,
     "voice_model": "whisper-1",
-    "voice_language": "en",
+    "voice_language": "",
     "voice_keep_audio": False,
 }
 
@@ -52,7 +53,7 @@ class VoiceSettingsGroup(QGroupBox):
         self.url_edit.setPlaceholderText("OpenAI-compatible base URL, e.g. http://127.0.0.1:8000/v1")
         self.model_edit = QLineEdit()
         self.language_edit = QLineEdit()
-        self.language_edit.setPlaceholderText("en, vi, … (empty: the endpoint guesses)")
+        self.language_edit.setPlaceholderText("en, vi, … (empty: English or Vietnamese, as heard)")
         self.keep_audio_check = QCheckBox("Keep the recording in the run's receipts")
         form = QFormLayout(self)
         form.addRow("&Microphone", self.device_combo)
@@ -74,7 +75,7 @@ class VoiceSettingsGroup(QGroupBox):
         )
         self.url_edit.setText(str(values.get("voice_base_url") or ""))
         self.model_edit.setText(str(values.get("voice_model") or "whisper-1"))
-        self.language_edit.setText(str(values.get("voice_language", "en") or ""))
+        self.language_edit.setText(str(values.get("voice_language") or ""))
         self.keep_audio_check.setChecked(bool(values.get("voice_keep_audio", False)))
 
     def values(self, given: Mapping[str, Any] | None = None) -> dict[str, Any]:

@@ -30,7 +30,8 @@ _SETTING_NAMES = {
     "model": "model", "base_url": "base URL", "api_key": "API key", "planner": "planner",
     "safe_mode": "safe mode", "headless": "headless browser", "search_provider": "search provider",
     "search_url": "search URL", "runs_dir": "runs folder", "max_time_ms": "time cap",
-    "max_tool_calls": "tool-call cap", "max_tokens": "token cap",
+    "max_tool_calls": "tool-call cap", "max_tokens": "token cap", "llm_timeout_s": "model call timeout",
+    "planning_deadline_s": "planning deadline",
 }  # fmt: skip
 
 

@@ -33,6 +33,9 @@ class EndpointSettings(BaseModel):
 class EndpointEngine:
     """Sends the clip as a WAV upload; one client per engine, closed with `aclose`."""
 
+    #: The server decides (or is told by the language setting).
+    languages: tuple[str, ...] = ()
+
     def __init__(self, settings: EndpointSettings) -> None:
         self.settings = settings
         self.name = f"endpoint:{settings.model}"

@@ -1,5 +1,6 @@
-"""The offline engine: pocketsphinx with the English acoustic model shipped in its wheel.
+"""The small offline fallback: pocketsphinx with the English acoustic model shipped in its wheel.
 
+Serves when the Whisper model (voice.whisper) is not installed, or when chosen in Settings.
 No network and no download at run time. By default it decodes with a language model built from
 Waypost's task phrasings (voice.phrases), which roughly halves the word error rate on task sentences
 against the general English model; `vocabulary="general"` uses the wheel's own model instead.
@@ -64,9 +65,11 @@ def _cased(text: str) -> str:
 class PocketsphinxEngine:
     """English only; a decoder is built on first use (about a second) and reused, one clip at a time."""
 
+    languages: tuple[str, ...] = ("en",)
+
     def __init__(self, vocabulary: Vocabulary = "task") -> None:
         self.vocabulary: Vocabulary = vocabulary
-        self.name = f"offline-{vocabulary}"
+        self.name = "pocketsphinx" if vocabulary == "task" else f"pocketsphinx-{vocabulary}"
         self._decoder: pocketsphinx.Decoder | None = None
         self._lock = threading.Lock()
 
@@ -105,8 +108,8 @@ class PocketsphinxEngine:
     async def transcribe(self, clip: AudioClip, *, language: str | None = None) -> Transcript:
         if language and not language.lower().startswith("en"):
             raise TranscriptionError(
-                f"the offline recogniser only knows English, not {language!r}; configure a transcription "
-                "endpoint in Settings for other languages"
+                f"pocketsphinx only knows English, not {language!r}: install the Whisper model "
+                "(./waypost.sh) or configure a transcription endpoint in Settings for other languages"
             )
         return await asyncio.to_thread(self.transcribe_sync, clip)
 

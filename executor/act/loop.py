@@ -305,9 +305,11 @@ class ActLoop:
     async def _note_fallback(self, decision: CognitionDecision) -> None:
         if decision.rationale.startswith("LLM_FALLBACK:"):
             self.progress.fallbacks += 1
-            self.progress.fallback_reason = decision.rationale.split(";")[0].removeprefix("LLM_FALLBACK:")
+            reason = decision.rationale.split(";")[0].removeprefix("LLM_FALLBACK:")
+            self.progress.fallback_reason = reason
+            self.progress.fallback_reasons[reason] = self.progress.fallback_reasons.get(reason, 0) + 1
             await self.env.recorder.record_note(
-                f"model unusable ({self.progress.fallback_reason}); rule cognition decided instead",
+                f"model could not decide ({reason}); the rule cognition decided instead",
                 level="warning",
                 step_id=self.env.step_id,
             )
@@ -327,6 +329,7 @@ class ActLoop:
                 "decisions": p.decisions,
                 "fallbacks": p.fallbacks,
                 "fallback_reason": p.fallback_reason,
+                "fallback_reasons": p.fallback_reasons,
             },
         }
 

@@ -37,6 +37,8 @@ class StepProgress(BaseModel):
     decisions: int = 0
     fallbacks: int = 0
     fallback_reason: str | None = None
+    #: Turns the rules decided in the model's place, by reason (noop, timeout, refused...).
+    fallback_reasons: dict[str, int] = Field(default_factory=dict)
 
     @classmethod
     def from_outputs(cls, outputs: dict[str, Any] | None) -> StepProgress:

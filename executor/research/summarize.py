@@ -9,6 +9,7 @@ and if none survives the extractive summary is used.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from urllib.parse import urlsplit
@@ -22,6 +23,11 @@ from planner.llm import LLMClient, LLMError
 from planner.untrusted import RULE, fence
 
 MIN_SENTENCE_TERMS = 6
+#: A grounded summary's reply: up to five claims of a sentence or two, each with its citations.
+REPLY_TOKENS = 600
+#: Citation marks a model wrote into a claim's text ("[1, 2]", "[3]"): the claim's own list is
+#: what is cited, checked against the evidence; marks in the text could name sources that do not exist.
+_MARKS = re.compile(r"\s*\[\s*\d+(?:\s*[,;]\s*\d+)*\s*\]")
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,10 +119,18 @@ _SYSTEM = (
 )
 
 
+@dataclass(frozen=True, slots=True)
+class Grounded:
+    """Model-written claims with valid citations, or why there are none (an LLM_FALLBACK reason)."""
+
+    claims: list[Cited] | None
+    fallback: str | None = None
+
+
 async def grounded(
     llm: LLMClient, evidence: Sequence[EvidenceItem], question: str, *, mode: str = "summary"
-) -> list[Cited] | None:
-    """Model-written claims with valid citations only; None when the model fails or cites nothing real."""
+) -> Grounded:
+    """Model-written claims with valid citations only; none when the model fails or cites nothing real."""
     numbered = "\n".join(
         f"[{n}] {item.title} <{item.source_url}>: {normalise(item.snippet)[:600]}"
         for n, item in enumerate(evidence, start=1)
@@ -128,13 +142,18 @@ async def grounded(
     ]
     try:
         summary = await llm.complete_json(
-            messages, GroundedSummary, purpose=f"research_{mode}", schema_name="grounded_summary"
+            messages,
+            GroundedSummary,
+            purpose=f"research_{mode}",
+            schema_name="grounded_summary",
+            max_tokens=REPLY_TOKENS,
         )
-    except LLMError:
-        return None
+    except LLMError as exc:
+        return Grounded(None, exc.reason)
     claims = []
     for claim in summary.claims:
         valid = tuple(dict.fromkeys(n for n in claim.citations if 1 <= n <= len(evidence)))
-        if valid and claim.text.strip():
-            claims.append(Cited(normalise(claim.text), valid))
-    return claims or None
+        text = _MARKS.sub("", claim.text).strip()
+        if valid and text:
+            claims.append(Cited(normalise(text), valid))
+    return Grounded(claims, None) if claims else Grounded(None, "no_cited_claim")

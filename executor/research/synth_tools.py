@@ -69,7 +69,8 @@ class SummarizeTool:
         if not evidence:
             raise FatalToolError("nothing to summarise: the run has no evidence yet", code="no_evidence")
         question = question_of(args, ctx)
-        claims = await grounded(self.llm, evidence, question, mode=self.mode) if self.llm else None
+        written = await grounded(self.llm, evidence, question, mode=self.mode) if self.llm else None
+        claims = written.claims if written else None
         method = "model" if claims else "extractive"
         if self.mode == "compare" and not claims:
             groups = compare(evidence, question)
@@ -82,9 +83,10 @@ class SummarizeTool:
             raise FatalToolError(
                 "no evidence sentence is relevant to the question", code="no_relevant_evidence"
             )
-        return ToolOutput(
-            outputs={"summary": text, "citations": used, "method": method, "question": question}
-        )
+        outputs = {"summary": text, "citations": used, "method": method, "question": question}
+        if written is not None and written.fallback:
+            outputs["model_fallback"] = written.fallback  # the rules wrote it: said in the answer
+        return ToolOutput(outputs=outputs)
 
 
 def _fallback(evidence: list[Any]) -> list[Cited]:

@@ -1,4 +1,5 @@
-"""`waypost transcribe` and `waypost run --audio` with speech synthesised by espeak-ng."""
+"""`waypost transcribe` and `waypost run --audio` with speech synthesised by espeak-ng, through the
+default offline engine (Whisper base) unless a test configures another."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ import pytest
 from app.cli import main
 from app.demo.server import DemoSite
 from receipts.layout import RunFolder
-from tests.support.speech import DATAFEED_TASK
+from tests.support.speech import DATAFEED_TASK, spoken_words
 from tests.support.transcription_server import TranscriptionServer
 from voice.spoken import AUDIO_FILE
 
@@ -30,12 +31,20 @@ def demo_search(monkeypatch: pytest.MonkeyPatch) -> Iterator[DemoSite]:
         yield site
 
 
+def same_letters(heard: str, said: str) -> bool:
+    """The same words, however they are split ("data feed" for "datafeed") or punctuated."""
+    return "".join(spoken_words(heard)) == "".join(spoken_words(said))
+
+
 def test_transcribe_prints_the_text(
     waypost_home: Path, datafeed_wav: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    assert run_cli(capsys, "transcribe", str(datafeed_wav)) == (0, DATAFEED_TASK + "\n", "")
-    code, out, _ = run_cli(capsys, "transcribe", str(datafeed_wav), "--json")
-    assert code == 0 and json.loads(out)["engine"] == "offline-task"
+    code, out, err = run_cli(capsys, "transcribe", str(datafeed_wav), "--json")
+    heard = json.loads(out)
+    assert (code, err) == (0, "")
+    assert (heard["engine"], heard["language"]) == ("whisper-base", "en")
+    assert same_letters(heard["text"], DATAFEED_TASK), heard["text"]
+    assert run_cli(capsys, "transcribe", str(datafeed_wav)) == (0, heard["text"] + "\n", "")
 
 
 def test_transcribe_through_a_configured_endpoint(
@@ -87,7 +96,7 @@ def test_run_audio_needs_consent_without_a_terminal(
 ) -> None:
     code, out, err = run_cli(capsys, "run", "--audio", str(datafeed_wav))
     assert (code, out) == (2, "")
-    assert f"heard (offline-task): {DATAFEED_TASK}" in err
+    assert "heard (whisper-base · English): Research the" in err
     assert "pass --yes" in err
     assert run_cli(capsys, "run", "task", "--audio", str(datafeed_wav))[0] == 2
 
@@ -115,7 +124,8 @@ def test_spoken_datafeed_task_runs_and_receipts_say_spoken(
     folder = RunFolder.for_run(waypost_home / "data" / "runs", bundle["run_id"])
     meta = folder.read_run_json()
     assert meta["task_input"]["source"] == "spoken"
-    assert meta["task_input"]["transcript"] == DATAFEED_TASK
+    assert meta["task_input"]["engine"] == "whisper-base" and meta["task_input"]["language"] == "en"
+    assert same_letters(meta["task_input"]["transcript"], DATAFEED_TASK)
     assert (meta["task_input"]["audio"] is not None) is keep_audio
     assert (folder.root / AUDIO_FILE).exists() is keep_audio
     code, out, _ = run_cli(capsys, "receipts", "verify", bundle["run_id"], "--json")

@@ -1,8 +1,11 @@
 """A local OpenAI-compatible chat completions server, scripted per test, driven by the real client.
 
 Stdlib only: a ThreadingHTTPServer on 127.0.0.1 in a daemon thread. Each request takes the next
-scripted Reply (or asks `responder`); every request is recorded for assertions. Slow answers wait
-on a threading.Event the test sets, never on a timer.
+scripted Reply (or asks `responder`); every request is recorded for assertions. A held answer waits
+on a threading.Event the test sets, never on a timer. A slow model is simulated by `speed`: the
+server reads the prompt and writes the reply at the tokens per second a laptop's model does (4
+characters a token), so a test sees a real slow endpoint; streamed requests (`stream: true`) get
+their reply as server-sent events, a token at a time.
 """
 
 from __future__ import annotations
@@ -15,7 +18,7 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any
 
@@ -35,6 +38,9 @@ class Reply:
     wait: threading.Event | None = None
     headers: dict[str, str] = field(default_factory=dict)
     raw_body: str | None = None
+    #: The server-side refusal field (OpenAI structured outputs), and why generation stopped.
+    refusal: str | None = None
+    finish_reason: str | None = None
 
     @classmethod
     def json(cls, obj: Any, usage: tuple[int, int] = (12, 7)) -> Reply:
@@ -55,6 +61,18 @@ class Reply:
             "function": {"name": name, "arguments": json.dumps(arguments)},
         }
         return cls(tool_calls=[call])
+
+
+@dataclass(frozen=True)
+class Speed:
+    """A simulated model's speed: prompt tokens read and reply tokens written per second."""
+
+    prompt_tps: float = 1_000.0
+    generation_tps: float = 5.0
+
+
+def count_tokens(text: str) -> int:
+    return max(1, len(text) // 4) if text else 0
 
 
 @dataclass
@@ -85,6 +103,9 @@ class ScriptedLLMServer:
         self.responder: Callable[[dict[str, Any]], Reply] | None = None
         self.reject_json_schema = False
         self.model_ids = ["test-model"]
+        #: None: answers at once; else every reply is read and written at this speed.
+        self.speed: Speed | None = None
+        self._stopping = threading.Event()
         self._events: list[threading.Event] = []
         self._httpd = ThreadingHTTPServer(("127.0.0.1", 0), _handler_for(self))
         self._httpd.daemon_threads = True
@@ -105,6 +126,7 @@ class ScriptedLLMServer:
         return self
 
     def stop(self) -> None:
+        self._stopping.set()  # a throttled reply still being written ends at once
         for event in self._events:
             event.set()
         self._httpd.shutdown()
@@ -147,7 +169,10 @@ def _completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:
     message: dict[str, Any] = {"role": "assistant", "content": reply.content}
     if reply.tool_calls:
         message["tool_calls"] = reply.tool_calls
+    if reply.refusal is not None:
+        message["refusal"] = reply.refusal
     prompt, completion = reply.usage
+    finish = reply.finish_reason or ("tool_calls" if reply.tool_calls else "stop")
     return {
         "id": "chatcmpl-test",
         "object": "chat.completion",
@@ -158,7 +183,7 @@ def _completion(body: dict[str, Any], reply: Reply) -> dict[str, Any]:
                 "index": 0,
                 "message": message,
                 "logprobs": None,
-                "finish_reason": "tool_calls" if reply.tool_calls else "stop",
+                "finish_reason": finish,
             }
         ],
         "usage": {
@@ -231,6 +256,13 @@ def _handler_for(server: ScriptedLLMServer) -> type[BaseHTTPRequestHandler]:
             reply = server._next(body)
             if reply.wait is not None:
                 reply.wait.wait(timeout=30)
+            if server.speed is not None and reply.status == 200 and reply.raw_body is None:
+                reply = _at_speed(server, body, reply)
+                if not body.get("stream"):
+                    server._stopping.wait(reply.usage[1] / server.speed.generation_tps)
+            if body.get("stream") and reply.status == 200 and reply.raw_body is None:
+                self._stream(server, body, reply)
+                return
             if reply.raw_body is not None:
                 self._send(reply.status, reply.raw_body, reply.headers)
             elif reply.status != 200:
@@ -239,7 +271,52 @@ def _handler_for(server: ScriptedLLMServer) -> type[BaseHTTPRequestHandler]:
             else:
                 self._send(200, json.dumps(_completion(body, reply)), reply.headers)
 
+        def _stream(self, server: ScriptedLLMServer, body: dict[str, Any], reply: Reply) -> None:
+            """Server-sent events, one token (4 characters) at a time (at the server's speed, if any)."""
+            self.send_response(200)
+            self.send_header("Content-Type", "text/event-stream")
+            self.send_header("Connection", "close")
+            self.end_headers()
+            self.close_connection = True
+            text = reply.content or ""
+            base = {"id": "chatcmpl-test", "object": "chat.completion.chunk", "created": int(time.time()),
+                    "model": body.get("model", "test-model")}  # fmt: skip
+            try:
+                for start in range(0, len(text), 4):
+                    if start and server.speed is not None:
+                        server._stopping.wait(1 / server.speed.generation_tps)
+                    delta = {"index": 0, "delta": {"content": text[start : start + 4]}, "finish_reason": None}
+                    self._event({**base, "choices": [delta]})
+                self._event({**base, "choices": [{"index": 0, "delta": {}, "finish_reason": "stop"}]})
+                prompt, completion = reply.usage
+                usage = {"prompt_tokens": prompt, "completion_tokens": completion,
+                         "total_tokens": prompt + completion}  # fmt: skip
+                if (body.get("stream_options") or {}).get("include_usage"):
+                    self._event({**base, "choices": [], "usage": usage})
+                self.wfile.write(b"data: [DONE]\n\n")
+                self.wfile.flush()
+            except (BrokenPipeError, ConnectionResetError):
+                return
+
+        def _event(self, data: dict[str, Any]) -> None:
+            self.wfile.write(f"data: {json.dumps(data)}\n\n".encode())
+            self.wfile.flush()
+
     return Handler
+
+
+def _at_speed(server: ScriptedLLMServer, body: dict[str, Any], reply: Reply) -> Reply:
+    """Reads the prompt at the server's speed and counts the reply as such a model would: its
+    tokens from its length, cut at max_tokens (finish_reason "length")."""
+    assert server.speed is not None
+    prompt = count_tokens(json.dumps(body.get("messages", [])))
+    server._stopping.wait(prompt / server.speed.prompt_tps)
+    text = reply.content or ""
+    limit = body.get("max_tokens") or body.get("max_completion_tokens")
+    finish = reply.finish_reason
+    if isinstance(limit, int) and count_tokens(text) > limit:
+        text, finish = text[: limit * 4], "length"
+    return replace(reply, content=text, usage=(prompt, count_tokens(text)), finish_reason=finish)
 
 
 def unreachable_url() -> str:

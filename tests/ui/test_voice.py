@@ -19,15 +19,16 @@ from executor.service import AgentCore
 from receipts.layout import RunFolder
 from receipts.verify import verify
 from tests.support.fake_mic import FakeMicRecorder, wav_pcm
-from tests.support.speech import DATAFEED_TASK
+from tests.support.speech import DATAFEED_TASK, VI_FIXTURE
 from tests.ui.conftest import next_emit, open_window
 from ui.controller import RunController
 from ui.main_window import MainWindow
-from ui.voice_controller import IDLE, RECORDING, TRANSCRIBING, VoiceController
+from ui.voice_controller import IDLE, RECORDING, TRANSCRIBING, VoiceController, VoiceOptions
 from ui.voice_recorder import QtMicRecorder
 from voice.audio import AudioClip
 from voice.engine import Transcript, TranscriptionError
 from voice.offline import PocketsphinxEngine
+from voice.whisper import WhisperEngine
 
 SETTINGS = {"safe_mode": True, "planner": "rules", "runs_dir": "/tmp/runs"}
 
@@ -43,6 +44,7 @@ class HeldTranscriber:
     """Answers only when the test releases it, so Cancel can land mid-transcription."""
 
     name = "held"
+    languages: tuple[str, ...] = ()
 
     def __init__(self) -> None:
         self.release = asyncio.Event()
@@ -103,6 +105,37 @@ async def test_speak_shows_meter_and_time_then_puts_the_transcript_in_the_box(
     assert edit.toPlainText() == DATAFEED_TASK and not edit.isReadOnly()
     assert bar.voice.state == IDLE and "press Run" in bar.status_label.text()
     assert not window.controller.busy  # never run unseen: nothing started
+    await _closed(window)
+
+
+@pytest.mark.slow
+async def test_the_bar_names_the_engine_and_the_language_it_heard(core: AgentCore, qtbot: QtBot) -> None:
+    mic = FakeMicRecorder(rate=16_000)
+    window = voice_window(core, mic, WhisperEngine())
+    window.show()
+    bar = window.voice_bar
+    assert bar is not None
+    assert bar.engine_label.text() == "whisper-base · English or Vietnamese"
+    assert bar.engine_label.isVisible() and bar.engine_label.accessibleName() == "Voice engine and language"
+    heard = next_emit(bar.voice.transcript_ready)
+    qtbot.mouseClick(bar.speak_button, Qt.MouseButton.LeftButton)
+    mic.feed(wav_pcm(VI_FIXTURE.path)[0])
+    qtbot.mouseClick(bar.speak_button, Qt.MouseButton.LeftButton)
+    (text,) = await asyncio.wait_for(heard, 120)
+    assert bar.engine_label.text() == "whisper-base · Vietnamese"
+    assert window.task_panel.task_edit.toPlainText() == text and not window.controller.busy
+    await _closed(window)
+
+
+async def test_a_fallback_engine_says_why_in_its_tooltip(
+    core: AgentCore, offline: PocketsphinxEngine
+) -> None:
+    note = "the Whisper speech model is not installed: using pocketsphinx"
+    voice = VoiceController(FakeMicRecorder(), offline, VoiceOptions(note=note))
+    window = MainWindow(RunController(core), SETTINGS, voice=voice)
+    bar = window.voice_bar
+    assert bar is not None
+    assert bar.engine_label.text() == "pocketsphinx · English" and bar.engine_label.toolTip() == note
     await _closed(window)
 
 

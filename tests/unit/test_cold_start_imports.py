@@ -10,7 +10,18 @@ import subprocess
 import sys
 from pathlib import Path
 
-HEAVY = ("openai", "playwright", "PySide6", "numpy", "pocketsphinx", "trafilatura", "bm25s", "pypdf")
+HEAVY = (
+    "openai",
+    "playwright",
+    "PySide6",
+    "numpy",
+    "pocketsphinx",
+    "faster_whisper",
+    "ctranslate2",
+    "trafilatura",
+    "bm25s",
+    "pypdf",
+)
 
 
 def _loaded_after(code: str, tmp_path: Path) -> list[str]:

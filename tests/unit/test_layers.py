@@ -36,6 +36,8 @@ CONFINED: dict[str, tuple[str, ...]] = {
     "playwright": ("browser",),
     "openai": ("planner/llm.py", "voice/endpoint.py"),
     "pocketsphinx": ("voice/offline.py",),
+    "faster_whisper": ("voice/whisper.py",),
+    "ctranslate2": (),
 }
 
 

@@ -40,7 +40,8 @@ def _draft(task: str, url: str) -> dict[str, Any]:
 
 class Model:
     """The architect's first plan opens the wrong page; its replan the right one. Cognition fills
-    the name where there is a Name field and otherwise finds nothing to do."""
+    the name where there is a Name field and otherwise claims it is done (a claim the step's check
+    refuses: the name is not on the page). A "noop" would go back to the rules instead."""
 
     def __init__(self, task: str, wrong: str, right: str) -> None:
         self.plans = [_draft(task, wrong), _draft(task, right)]
@@ -52,10 +53,7 @@ class Model:
             return Reply.json(self.plans[min(self.architect_calls, 2) - 1], usage=(800, 200))
         page = page_of(body)
         if "Create your account" not in page:
-            return Reply.json(
-                {"decision": "noop", "actions": [], "confidence": 0.5, "rationale": "no form here",
-                 "question": None, "answer": None}
-            )  # fmt: skip
+            return done("no form here")
         if "'kind': 'fill'" in page.split("Page:")[0]:
             return done("name filled")
         return act({"kind": "fill", "index": index_of(page, "Name"), "value": "Ada Lovelace"})

@@ -202,7 +202,7 @@ async def test_a_model_request_never_carries_a_secret(
     llm_server.script(Reply(content="ok"))
     client = LLMClient(llm_settings)
     messages = [{"role": "user", "content": f"Page: your password is {SECRET} ({quote(SECRET)})"}]
-    assert await client.chat(messages, purpose="probe") == "ok"
+    assert await client.chat(messages, purpose="probe", max_tokens=8) == "ok"
     (request,) = llm_server.requests
     assert not any(f.encode() in request.raw for f in _forms(SECRET)) and b"[REDACTED]" in request.raw
     del vault

