@@ -32,7 +32,10 @@ LONG_STEPS = [
 
 
 class QuietEngine:
+    """A transcriber that is never asked: the bar only names it."""
+
     name = "quiet"
+    languages = ("en",)
 
 
 def overlaps(root: QWidget) -> list[str]:
