@@ -31,7 +31,7 @@ from ui.open_outside import Opener, OpenNote, OpenUrl
 from ui.receipts_model import COLUMNS, ReceiptsTableModel
 from ui.screenshot import ScreenshotLabel
 from ui.theme import restyle
-from ui.words import plural
+from ui.words import history_words, plural
 
 if TYPE_CHECKING:  # the receipts load with the first folder opened (docs/architecture.md, "Cold start")
     from receipts.attest import RunCheck
@@ -52,11 +52,14 @@ def _load(run_dir: Path) -> tuple[RunFolder, list[Row], int]:
 def describe_check(check: RunCheck) -> str:
     """The verdict `waypost receipts verify` gives, in the same words: OK only for a complete run,
     signed by a key this install trusts, with every file untouched. A key id shows its first 16
-    hex digits (whole in the tooltip), so the line wraps in a narrow window."""
-    return _LONG_HEX.sub(r"\1…", f"Verify {check.summary()}")
+    hex digits (whole in the tooltip), so the line wraps in a narrow window; the run's status reads
+    as History says it ("Done", not SUCCESS), the code stays in the tooltip."""
+    text = _RUN_CODE.sub(lambda m: f"; run “{history_words(m.group(1))}”;", check.summary())
+    return _LONG_HEX.sub(r"\1…", f"Verify {text}")
 
 
 _LONG_HEX = re.compile(r"\b([0-9a-f]{16})[0-9a-f]{24,}\b")
+_RUN_CODE = re.compile(r"; run ([A-Z_]+);")
 
 
 class ReceiptsViewer(QWidget):

@@ -53,6 +53,8 @@ async def test_verify_ok_then_detects_an_edit(qtbot: QtBot, tmp_path: Path) -> N
     (check,) = await asyncio.wait_for(verified, 10)
     assert check.ok and check.chain.files_checked == 4  # the second before-shot reuses the first after-shot
     assert viewer.verify_label.text().startswith("Verify OK: complete, signed and untouched: 4 records")
+    assert "; run “Done”;" in viewer.verify_label.text()  # the status code only in the tooltip
+    assert "SUCCESS" in viewer.verify_label.toolTip()
     receipts = run_dir / "receipts.jsonl"
     receipts.write_text(receipts.read_text().replace("navigate", "navigatf", 1))
     check = await viewer.verify_run()
