@@ -11,7 +11,15 @@ from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Slot
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QSizePolicy,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
 from ui.theme import status_colour, tokens
 from ui.words import mode_words, plural, step_words
@@ -190,6 +198,10 @@ class PlanView(QWidget):
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.table.setShowGrid(False)
         self.table.setAlternatingRowColors(True)
+        # Its height is what the column has left: asked for its full height, a long plan's table
+        # squeezed the task box above it (the voice row over the task's last line at 800x560).
+        self.table.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
+        self.table.setMinimumHeight(3 * self.table.fontMetrics().height() + 24)  # header and two rows
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)

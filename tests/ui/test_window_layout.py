@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import contextlib
 import itertools
+from collections.abc import Iterator
 
 import pytest
 from PySide6.QtCore import QRect, Qt
-from PySide6.QtWidgets import QLayout, QWidget
+from PySide6.QtWidgets import QApplication, QLayout, QWidget
 from pytestqt.exceptions import TimeoutError as WaitTimeout
 from pytestqt.qtbot import QtBot
 
@@ -22,6 +23,7 @@ from tests.support.fake_mic import FakeMicRecorder
 from tests.ui.conftest import DEFAULT_SETTINGS
 from ui.controller import RunController
 from ui.main_window import MainWindow
+from ui.theme import apply_theme
 from ui.voice_controller import VoiceController
 
 LONG_STEPS = [
@@ -50,23 +52,40 @@ def overlaps(root: QWidget) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("size", [(1280, 800), (800, 600)])
+@pytest.fixture
+def themed(qapp: QApplication) -> Iterator[None]:
+    """The app's style sheet, as the window runs (its padding makes every row taller)."""
+    style, palette = qapp.style().name(), qapp.palette()
+    apply_theme(qapp)
+    yield
+    qapp.setStyleSheet("")
+    qapp.setStyle(style)
+    qapp.setPalette(palette)
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (800, 600), (800, 560)])
+@pytest.mark.usefixtures("themed")
 def test_nothing_overlaps_and_the_voice_row_sits_under_the_task_box(
     qtbot: QtBot, core: AgentCore, size: tuple[int, int]
 ) -> None:
+    """800x560 is what the window takes on an 800x600 screen; there a long task with the search note
+    over a plan whose table asked for its full height laid the voice row over the task box."""
     mic = FakeMicRecorder(available=False)  # "No microphone found…": the longest note the row shows
     voice = VoiceController(mic, QuietEngine())  # type: ignore[arg-type]
     window = MainWindow(RunController(core), DEFAULT_SETTINGS, voice=voice)
     qtbot.addWidget(window)
     window.resize(*size)
     window.show()
+    window.task_panel.task_edit.setPlainText(" ".join(LONG_STEPS))  # more lines than the box shows
+    window.task_panel.set_search_note("Research searches the bundled demo site (offline: nothing leaves "
+                                      "this computer). To change: File › Settings › Search.")  # fmt: skip
     plan = ExecutionPlan.model_validate(
         {
             "mode": "A",
             "steps": [{"step_id": f"s{i}", "type": "OPEN_URL", "name": n} for i, n in enumerate(LONG_STEPS)],
         }
     )
-    window.plan_view.set_plan(plan)
+    window.plan_view.set_plan(plan, "rules")
     for tab in range(window.tabs.count()):  # every page laid out at this size
         window.tabs.setCurrentIndex(tab)
         qtbot.waitUntil(lambda: window.tabs.currentWidget().isVisible())
