@@ -20,7 +20,6 @@ from executor.gatekeeper import DEFAULT_ACTION_GATE, ApprovalBook, Gatekeeper
 from executor.journal import GateAnswered, GateAsked, RunJournal, StepRecorded
 from executor.models import (
     Approval,
-    ApprovalPolicy,
     BudgetStateV1,
     GateDecisionV1,
     GateVerdict,
@@ -123,7 +122,7 @@ class GateDesk:
             pending = HumanConfirmBroker.pending(decision, step, None)
             ref = await self.journal.checkpoint(pending)  # first: the app may close while they think
             pending = pending.model_copy(update={"checkpoint_ref": ref})
-            shot = await (self.show(step) if self.show else gate_screenshot(self.resources, step.step_id))
+            shot = await self._picture(step)
             answer = await self._ask(step, decision, pending, target=None, screenshot_path=shot)
             if answer is None:
                 return Paused(decision, pending)
@@ -136,6 +135,14 @@ class GateDesk:
             return Denied(decision, by)
         return Allowed(decision, approval)
 
+    async def _picture(self, step: Step) -> str | None:
+        """The step's page with its elements marked only when a person will look: under --approve
+        all or none, or with nobody to ask, that look would open the step's page for no one, before
+        the run's own records of it. Otherwise the run's page as it is."""
+        if self.show is not None and self.broker.asks_a_person:
+            return await self.show(step)
+        return await gate_screenshot(self.resources, step.step_id)
+
     async def _clear_action(self, step: Step, action: ActionGate) -> Cleared:
         decision = _action_decision(self.journal.run_id, step, action)
         known = self.approvals.get(decision.gate_id, step.step_id)
@@ -144,7 +151,7 @@ class GateDesk:
             return _verdict(decision, known)
         pending = HumanConfirmBroker.pending(decision, step, None)
         broker = self.broker
-        if action.progress is not None and broker.policy is ApprovalPolicy.ASK and broker.handler is not None:
+        if action.progress is not None and broker.asks_a_person:
             # a person may take a while, or never come: save what the step did and checkpoint first
             ref = await self._save_progress(step, decision, pending, action.progress)
             pending = pending.model_copy(update={"checkpoint_ref": ref})
