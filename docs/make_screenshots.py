@@ -32,13 +32,14 @@ from app.demo.flows import FLOWS  # noqa: E402
 from app.demo.server import DemoSite  # noqa: E402
 from app.demo.sites import DemoSites  # noqa: E402
 from app.settings import Settings  # noqa: E402
+from app.voice_gui import voice_factory  # noqa: E402
 from app.wiring import build_core  # noqa: E402
 from executor.models import RunBundleV1  # noqa: E402
 from ui.controller import RunController  # noqa: E402
 from ui.event_loop import new_event_loop  # noqa: E402
 from ui.examples import ExampleTask  # noqa: E402
 from ui.main_window import MainWindow  # noqa: E402
-from ui.receipts_model import COLUMNS  # noqa: E402
+from ui.receipts_model import ACTION_WORDS, COLUMNS  # noqa: E402
 from ui.theme import apply_theme  # noqa: E402
 from ui.words import mode_words  # noqa: E402
 
@@ -66,6 +67,7 @@ async def main(tmp: Path, out: Path, dark: bool = False) -> None:
         controller = RunController(core, site=DemoSites(site))
         window = MainWindow(controller, settings.model_dump(mode="json"), examples=examples)
         window.show()
+        window.attach_voice(voice_factory(settings)())  # the Speak row, as `waypost gui` adds it
         window.task_panel.use_example(examples[2])
         asked: asyncio.Future[object] = asyncio.get_running_loop().create_future()
         finished: asyncio.Future[RunBundleV1] = asyncio.get_running_loop().create_future()
@@ -109,7 +111,7 @@ def first_fill(window: MainWindow) -> int:
     model = window.receipts_viewer.model
     action = COLUMNS.index("Action")
     rows = range(model.rowCount())
-    return next((r for r in rows if model.index(r, action).data() == "fill"), 0)
+    return next((r for r in rows if model.index(r, action).data() == ACTION_WORDS["fill"]), 0)
 
 
 async def research_then_history(window: MainWindow, research: ExampleTask, out: Path) -> None:
