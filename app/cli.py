@@ -268,22 +268,20 @@ async def _cmd_demo(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
-    from app.wiring import launch_options
-    from executor.replay import replay_to_folder
-    from receipts.keys import install_key
+    from app.wiring import build_core
     from receipts.runs import resolve_run
 
-    runs_dir = settings.runs_dir.expanduser()
-    folder = resolve_run(args.run, runs_dir)
-    report = await replay_to_folder(
-        folder.root,
-        runs_dir,
-        launch_options=launch_options(settings),
-        include_risky=args.include_risky,
-        signer=install_key(),
-        heal=args.heal,
-        confirm=_confirm_handler(ApprovalPolicy.ASK) if args.heal else None,  # a heal asks on a terminal
-    )
+    folder = resolve_run(args.run, settings.runs_dir.expanduser())
+    core = build_core(settings)  # the window replays through the same core (signed receipts)
+    try:
+        report = await core.replay(
+            folder.root,
+            include_risky=args.include_risky,
+            heal=args.heal,
+            confirm=_confirm_handler(ApprovalPolicy.ASK) if args.heal else None,  # a heal asks on a terminal
+        )
+    finally:
+        core.store.close()
     _emit(args, report.to_dict(), report.summary())
     return 0 if report.ok else 1
 
@@ -308,6 +306,11 @@ async def _cmd_doctor(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _dispatch(args: argparse.Namespace) -> int:
+    if args.command == "gui":  # the window paints first, then loads the settings (app/gui_boot.py)
+        from app.gui_boot import open_window
+
+        default_signals()  # the window's own loop answers them as it always has
+        return open_window({"runs_dir": args.runs_dir})
     owner_only_umask()  # every file from here on is 0600, every folder 0700
     settings = _settings(args)
     reached("settings.read")
@@ -320,11 +323,6 @@ def _dispatch(args: argparse.Namespace) -> int:
         from app.cli_receipts import receipts_command
 
         return receipts_command(args, settings, _emit)
-    if args.command == "gui":
-        from app.gui_entry import open_gui
-
-        default_signals()  # the window's own loop answers them as it always has
-        return open_gui(settings)  # imported late: plan/run/doctor should not load Qt
     commands = {
         "plan": _cmd_plan,
         "run": _cmd_run,

@@ -1,9 +1,9 @@
-"""`waypost doctor`: is this machine ready? Chromium, Qt, fonts, the model endpoint, the runs folder."""
+"""`waypost doctor`: is this machine ready? Chromium, Qt (app/doctor_qt.py), fonts, the model endpoint,
+the runs folder, the stores (app/doctor_stores.py)."""
 
 from __future__ import annotations
 
 import asyncio
-import os
 import shutil
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -37,27 +37,6 @@ async def check_chromium(settings: Settings) -> Check:
         return Check("chromium", False, str(exc), "apt-get install -y chromium")
     except OSError as exc:
         return Check("chromium", False, f"launch failed: {exc}", "check WAYPOST_BROWSER / WAYPOST_CDP_URL")
-
-
-def check_qt() -> Check:
-    try:
-        from PySide6 import __version__ as qt_version
-    except ImportError as exc:
-        return Check("qt", False, f"PySide6 missing: {exc}", "reinstall with ./waypost.sh")
-    platform = os.environ.get("QT_QPA_PLATFORM")
-    display = os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")
-    if platform == "offscreen":
-        where = "offscreen (no window will show)"
-    elif display:
-        where = f"display {display}"
-    else:
-        return Check(
-            "qt",
-            False,
-            f"PySide6 {qt_version}, but no display: the window cannot open",
-            "run under Xvfb (xvfb-run -a waypost gui) or use the CLI commands",
-        )
-    return Check("qt", True, f"PySide6 {qt_version}, {where}")
 
 
 def check_fonts() -> Check:
@@ -134,7 +113,8 @@ def check_keyring() -> Check:
 
 
 async def run_checks(settings: Settings) -> list[Check]:
-    from app.doctor_stores import check_stores  # imports Check from here
+    from app.doctor_qt import check_qt  # both import Check from here
+    from app.doctor_stores import check_stores
 
     chromium, model = await asyncio.gather(check_chromium(settings), check_model(settings))
     model = replace(model, detail=redact_url_credentials(model.detail))  # user:password in a base URL

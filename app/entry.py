@@ -6,19 +6,33 @@ resumed)"). This module loads only what that needs."""
 
 from __future__ import annotations
 
+import os
 import sys
 
-from app.stopped import signal_name, take_signals, tell, wants_json
+from app.stopped import default_signals, signal_name, take_signals, tell, wants_json
 from common.moments import reached
+
+
+def wants_window(argv: list[str]) -> bool:
+    """`waypost gui ...`, or `waypost` alone where a display exists."""
+    if argv:
+        return argv[0] == "gui"
+    return bool(os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"))
 
 
 def main() -> int:
     """Imports the CLI inside the guard: its modules take a moment to load, and a signal there (or
     while the arguments are read) has nothing to stop. Once a command runs, the CLI itself answers
-    both signals with a checkpoint and the resume command."""
+    both signals with a checkpoint and the resume command. The window goes straight to app/gui_boot.py:
+    it paints before the CLI's modules (settings, models) would have loaded."""
     take_signals()
     try:
         reached("entry.started")
+        if wants_window(sys.argv[1:]):
+            from app.gui_boot import main as open_window
+
+            default_signals()  # the window's own loop answers them as it always has
+            return open_window(sys.argv[1:])
         from app.cli_parser import parse_arguments
 
         args = parse_arguments()  # `--help` and a usage error end here, before the commands load

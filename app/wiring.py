@@ -104,6 +104,7 @@ def build_core(settings: Settings, *, tools: Mapping[str, Tool] | None = None) -
             trace=settings.trace,
         ),
         launch_options=launch_options(settings),
+        signer=install_key(),
     )
 
 

@@ -21,6 +21,7 @@ from browser.deadline import BrowserLost, Deadlines
 from browser.dom_hash import dom_hash
 from browser.effect_hold import Concerns, EffectJudge
 from browser.events import DialogEvent, GuardEvent
+from browser.look_ahead import Chooser, Look, look
 from browser.models import (
     Action,
     ActionOutcome,
@@ -90,6 +91,13 @@ class FactsAware(Protocol):
     """A driver that can say what a click would do before it happens (browser/click_facts.py)."""
 
     async def click_facts(self, target: Target) -> ClickFacts | None: ...
+
+
+@runtime_checkable
+class LookAware(Protocol):
+    """A driver that can show a gate what an action will touch (browser/look_ahead.py)."""
+
+    async def look(self, url: str | None, choose: Chooser, path: Path) -> Look: ...
 
 
 class PlaywrightDriver:
@@ -187,6 +195,16 @@ class PlaywrightDriver:
     async def set_policy(self, policy: BrowserPolicy) -> None:
         await self._call("setting the guards", lambda: self.session.set_policy(policy))
 
+    async def look(self, url: str | None, choose: Chooser, path: Path) -> Look:
+        """The page a gate asks about (`url` in a tab of its own, else the active tab), with the
+        elements of the actions `choose` picks boxed; nothing is typed or clicked."""
+        vault = self.session.vault
+        secrets = vault.redactor.values()
+        return await self._call(
+            "looking at the page a gate asks about",
+            lambda: look(self.session, url, choose, path, redact=vault.redact, secrets=secrets),
+        )
+
     @property
     def policy(self) -> BrowserPolicy:
         return self.session.policy
@@ -196,11 +214,12 @@ class PlaywrightDriver:
         return self.session.unanswered.waiting()
 
     async def load_page(
-        self, url: str, *, new_tab: bool = False, timeout_ms: float | None = None
+        self, url: str, *, new_tab: bool = False, timeout_ms: float | None = None, picture: Path | None = None
     ) -> PageHtml:
         """PageSource (browser/page_source.py): the rendered HTML of `url`, for research tools."""
         return await self._call(
-            f"loading {url}", lambda: load_page(self.session, url, new_tab=new_tab, timeout_ms=timeout_ms)
+            f"loading {url}",
+            lambda: load_page(self.session, url, new_tab=new_tab, timeout_ms=timeout_ms, picture=picture),
         )
 
     async def fetch_body(self, url: str, *, timeout_ms: float | None = None) -> FetchedBody:

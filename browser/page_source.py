@@ -8,12 +8,14 @@ URL and every redirect hop itself, because the context's request API bypasses pa
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Protocol, runtime_checkable
 from urllib.parse import urljoin
 
 from playwright.async_api import Error, Page
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
+from browser.capture import capture
 from browser.models import Contract
 from browser.navigation import open_url
 from browser.session import BrowserSession
@@ -31,6 +33,8 @@ class PageHtml(Contract):
     status: int | None = None
     title: str = ""
     html: str = ""
+    #: The page's masked picture, when one was asked for (the window's Live view shows reads).
+    screenshot_path: str | None = None
 
 
 class FetchedBody(Contract):
@@ -65,7 +69,7 @@ class PageSource(Protocol):
     """What research needs from a browser beyond BrowserDriver: HTML of a page, bytes of a URL."""
 
     async def load_page(
-        self, url: str, *, new_tab: bool = False, timeout_ms: float | None = None
+        self, url: str, *, new_tab: bool = False, timeout_ms: float | None = None, picture: Path | None = None
     ) -> PageHtml: ...
 
     async def fetch_body(self, url: str, *, timeout_ms: float | None = None) -> FetchedBody: ...
@@ -78,9 +82,15 @@ def _first_line(exc: Error) -> str:
 
 
 async def load_page(
-    session: BrowserSession, url: str, *, new_tab: bool = False, timeout_ms: float | None = None
+    session: BrowserSession,
+    url: str,
+    *,
+    new_tab: bool = False,
+    timeout_ms: float | None = None,
+    picture: Path | None = None,
 ) -> PageHtml:
-    """Navigates the active tab (or a throwaway tab, so background reads leave it alone) and reads it."""
+    """Navigates the active tab (or a throwaway tab, so background reads leave it alone) and reads it;
+    with `picture`, also takes its masked screenshot there."""
     reason = session.url_policy.check(url)
     if reason is not None:
         raise UrlRefused(reason, url=url)
@@ -93,12 +103,15 @@ async def load_page(
         status = response.status if response is not None else None
         if status is not None and status >= 400:
             raise PageLoadError(f"HTTP {status} for {url}", url=url, retryable=status in _RETRYABLE_STATUS)
+        html = await page.content()
+        shot = await _picture(session, page, picture) if picture is not None else None
         return PageHtml(
             requested_url=url,
             url=page.url,
             status=status,
             title=await page.title(),
-            html=await page.content(),
+            html=html,
+            screenshot_path=shot,
         )
     except PlaywrightTimeout as exc:
         raise PageLoadError(f"timed out loading {url}: {_first_line(exc)}", url=url, retryable=True) from exc
@@ -112,6 +125,16 @@ async def load_page(
     finally:
         if new_tab:
             await page.close()
+
+
+async def _picture(session: BrowserSession, page: Page, path: Path) -> str | None:
+    """The read page's masked screenshot (browser/capture.py); none when the page will not give one."""
+    vault = session.vault
+    try:
+        shot = await capture(page, path=path, redact=vault.redact, secrets=vault.redactor.values())
+    except (PlaywrightTimeout, Error):
+        return None
+    return shot.screenshot_path
 
 
 async def current_page(session: BrowserSession) -> PageHtml:

@@ -1,16 +1,18 @@
 """Makes docs/screenshot-{gate,answer,receipts,history}.png from real runs in the real window.
 
     xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python docs/make_screenshots.py
+    WAYPOST_THEME=dark xvfb-run -a -s "-screen 0 1280x800x24" .venv/bin/python docs/make_screenshots.py --dark
     xvfb-run -a -s "-screen 0 800x600x24" .venv/bin/python docs/make_screenshots.py --out /tmp/shots
 
 The default size is the window's own (it fits the screen); `--out` writes the pictures elsewhere
-(the 800x600 check is looked at, not kept in docs/).
+(the 800x600 check is looked at, not kept in docs/); `--dark` makes only the gate picture, as
+screenshot-gate-dark.png (run it with WAYPOST_THEME=dark).
 
 The window drives example flow C (research, recommend, prefill, don't submit) through the real core:
 the bundled demo site, headless Chromium, the rule planner and real receipts. The first picture is
-taken while the gate dialog asks before the form is touched; the second shows the receipts of the
-finished run with its screenshots side by side. A research run (flow A) follows, and the last
-picture is the History list with both runs.
+taken while the gate dialog asks before the form is touched, the fields it will fill boxed on the
+form; the second shows the answer, the third the receipts of the finished run with its screenshots
+side by side. A research run (flow A) follows, and the last picture is the History list.
 """
 
 from __future__ import annotations
@@ -30,13 +32,15 @@ from app.demo.flows import FLOWS  # noqa: E402
 from app.demo.server import DemoSite  # noqa: E402
 from app.demo.sites import DemoSites  # noqa: E402
 from app.settings import Settings  # noqa: E402
+from app.voice_gui import voice_factory  # noqa: E402
 from app.wiring import build_core  # noqa: E402
 from executor.models import RunBundleV1  # noqa: E402
 from ui.controller import RunController  # noqa: E402
 from ui.event_loop import new_event_loop  # noqa: E402
 from ui.examples import ExampleTask  # noqa: E402
 from ui.main_window import MainWindow  # noqa: E402
-from ui.receipts_model import COLUMNS  # noqa: E402
+from ui.receipts_model import ACTION_WORDS, COLUMNS  # noqa: E402
+from ui.theme import apply_theme  # noqa: E402
 from ui.words import mode_words  # noqa: E402
 
 DOCS = ROOT / "docs"
@@ -53,7 +57,7 @@ def resolve(future: asyncio.Future[T], value: T) -> None:
         future.set_result(value)
 
 
-async def main(tmp: Path, out: Path) -> None:
+async def main(tmp: Path, out: Path, dark: bool = False) -> None:
     with DemoSite() as site:
         settings = Settings(runs_dir=tmp / "runs", search_url=site.search_template, planner="rules")
         core = build_core(settings)
@@ -63,6 +67,7 @@ async def main(tmp: Path, out: Path) -> None:
         controller = RunController(core, site=DemoSites(site))
         window = MainWindow(controller, settings.model_dump(mode="json"), examples=examples)
         window.show()
+        window.attach_voice(voice_factory(settings)())  # the Speak row, as `waypost gui` adds it
         window.task_panel.use_example(examples[2])
         asked: asyncio.Future[object] = asyncio.get_running_loop().create_future()
         finished: asyncio.Future[RunBundleV1] = asyncio.get_running_loop().create_future()
@@ -71,8 +76,15 @@ async def main(tmp: Path, out: Path) -> None:
         window.task_panel.run_button.click()
         await asyncio.wait_for(asked, 120)
         await settle()
-        QApplication.primaryScreen().grabWindow(0).save(str(out / "screenshot-gate.png"))
-        print("wrote", out / "screenshot-gate.png")
+        name = "screenshot-gate-dark.png" if dark else "screenshot-gate.png"
+        QApplication.primaryScreen().grabWindow(0).save(str(out / name))
+        print("wrote", out / name)
+        if dark:
+            window.controller.deny()
+            await window.controller.wait_idle()
+            window.close()
+            await window.aclose()
+            return
         window.controller.approve()
         bundle = await asyncio.wait_for(finished, 120)
         await window.controller.wait_idle()
@@ -99,7 +111,7 @@ def first_fill(window: MainWindow) -> int:
     model = window.receipts_viewer.model
     action = COLUMNS.index("Action")
     rows = range(model.rowCount())
-    return next((r for r in rows if model.index(r, action).data() == "fill"), 0)
+    return next((r for r in rows if model.index(r, action).data() == ACTION_WORDS["fill"]), 0)
 
 
 async def research_then_history(window: MainWindow, research: ExampleTask, out: Path) -> None:
@@ -118,9 +130,10 @@ async def research_then_history(window: MainWindow, research: ExampleTask, out: 
 if __name__ == "__main__":
     app = QApplication(sys.argv[:1])
     app.setQuitOnLastWindowClosed(False)
+    apply_theme(app)
     loop = new_event_loop(app)
     asyncio.set_event_loop(loop)
     out = Path(sys.argv[sys.argv.index("--out") + 1]) if "--out" in sys.argv else DOCS
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp, loop:
-        loop.run_until_complete(main(Path(tmp), out))
+        loop.run_until_complete(main(Path(tmp), out, "--dark" in sys.argv))

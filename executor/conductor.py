@@ -31,6 +31,7 @@ from executor.errors import BudgetExceeded
 from executor.events import EventSink, NullSink
 from executor.evidence import EvidenceLedger
 from executor.gate_desk import Denied, GateDesk, Paused
+from executor.gate_look import StepPictures
 from executor.gatekeeper import ApprovalBook, Gatekeeper
 from executor.journal import RunClosed, RunJournal, RunOpened, StepBegun, StepRecorded
 from executor.journal_intents import JournalIntents
@@ -228,6 +229,7 @@ class RunConductor:
             resources=state.resources,
             facts=lambda: (budget.state(), state.last_url),
             leg=state.leg,
+            show=StepPictures(self.registry, state.resources, lambda: state.outputs),
         )
         engine = ToolCallEngine(
             self.tools,

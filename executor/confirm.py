@@ -56,6 +56,11 @@ class HumanConfirmBroker:
         self.handler = handler
         self.waiting = waiting
 
+    @property
+    def asks_a_person(self) -> bool:
+        """A person answers (not --approve all/none, and someone is there to ask)."""
+        return self.policy is ApprovalPolicy.ASK and self.handler is not None
+
     @staticmethod
     def pending(decision: GateDecisionV1, step: Step, checkpoint_ref: str | None) -> PendingUserInput:
         return PendingUserInput(

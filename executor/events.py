@@ -88,6 +88,17 @@ class ActionPerformed(_Event):
     dom_hash: str | None = None
 
 
+class PageRead(_Event):
+    """A research step read a page (the window's Live view follows reads as it follows actions)."""
+
+    kind: Literal["page_read"] = "page_read"
+    step_id: str
+    url: str
+    title: str = ""
+    #: The page's masked picture in the run folder, when the read took one.
+    screenshot_path: str | None = None
+
+
 class PlanRevised(_Event):
     """The run continues on a new version of its plan (executor.revision): finished steps kept."""
 
@@ -117,6 +128,7 @@ RunEvent = Annotated[
     | GateDecided
     | EvidenceAdded
     | ActionPerformed
+    | PageRead
     | PlanRevised
     | BudgetUpdated
     | RunFinished,

@@ -14,12 +14,12 @@ from dataclasses import dataclass
 from typing import Any, Literal
 
 from executor.confirm import ConfirmRequest, HumanConfirmBroker
+from executor.gate_look import ShowStep
 from executor.gate_preview import take_gate_preview
 from executor.gatekeeper import DEFAULT_ACTION_GATE, ApprovalBook, Gatekeeper
 from executor.journal import GateAnswered, GateAsked, RunJournal, StepRecorded
 from executor.models import (
     Approval,
-    ApprovalPolicy,
     BudgetStateV1,
     GateDecisionV1,
     GateVerdict,
@@ -99,9 +99,13 @@ class GateDesk:
         resources: RunResources | None = None,
         facts: RunFacts = _no_facts,
         leg: int | None = None,
+        show: ShowStep | None = None,
     ) -> None:
+        """`show` makes the picture a step's question shows (executor/gate_look.py StepPictures);
+        without it, the run's page as it is."""
         #: This leg of the run (1: its start, 2: its first resume, ...): each answer given here says so.
         self.leg = leg
+        self.show = show
         self.gatekeeper = gatekeeper
         self.approvals = approvals
         self.broker = broker
@@ -127,7 +131,7 @@ class GateDesk:
             pending = HumanConfirmBroker.pending(decision, step, None)
             ref = await self.journal.checkpoint(pending)  # first: the app may close while they think
             pending = pending.model_copy(update={"checkpoint_ref": ref})
-            shot = await gate_screenshot(self.resources, step.step_id)
+            shot = await self._picture(step)
             answer = await self._ask(step, decision, pending, target=None, screenshot_path=shot)
             if answer is None:
                 return Paused(decision, pending)
@@ -140,6 +144,14 @@ class GateDesk:
             return Denied(decision, by, approval.leg if approval else self.leg)
         return Allowed(decision, approval)
 
+    async def _picture(self, step: Step) -> str | None:
+        """The step's page with its elements marked only when a person will look: under --approve
+        all or none, or with nobody to ask, that look would open the step's page for no one, before
+        the run's own records of it. Otherwise the run's page as it is."""
+        if self.show is not None and self.broker.asks_a_person:
+            return await self.show(step)
+        return await gate_screenshot(self.resources, step.step_id)
+
     async def _clear_action(self, step: Step, action: ActionGate) -> Cleared:
         decision = _action_decision(self.journal.run_id, step, action)
         known = self.approvals.get(decision.gate_id, step.step_id)
@@ -149,7 +161,7 @@ class GateDesk:
             return _verdict(decision, known)
         pending = HumanConfirmBroker.pending(decision, step, None)
         broker = self.broker
-        if action.progress is not None and broker.policy is ApprovalPolicy.ASK and broker.handler is not None:
+        if action.progress is not None and broker.asks_a_person:
             # a person may take a while, or never come: save what the step did and checkpoint first
             ref = await self._save_progress(step, decision, pending, action.progress)
             pending = pending.model_copy(update={"checkpoint_ref": ref})
@@ -287,7 +299,14 @@ async def gate_screenshot(resources: RunResources | None, name: str) -> str | No
     )
 
 
-def replay_question(gate: GateDecisionRecord, step_id: str, replay_run_id: str) -> ConfirmRequest:
+def replay_question(
+    gate: GateDecisionRecord,
+    step_id: str,
+    replay_run_id: str,
+    *,
+    step_name: str | None = None,
+    screenshot_path: str | None = None,
+) -> ConfirmRequest:
     """The question a replay asks again before acting where the source run was gated: replay acts on
     live pages, so it passes the same gates (executor/replay_gates.py asks it, once per step)."""
     decision = GateDecisionV1(
@@ -304,6 +323,7 @@ def replay_question(gate: GateDecisionRecord, step_id: str, replay_run_id: str) 
         trace_id=replay_run_id,
         decision=decision,
         step_id=step_id,
-        step_name=f"Replay of step {step_id}",
+        step_name=f"Replay: {step_name}" if step_name else "Replay of a recorded step",
         step_type="REPLAY",
+        screenshot_path=screenshot_path,
     )

@@ -11,9 +11,9 @@ import json
 import time
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
-from pydantic import ValidationError
+from pydantic import Field, ValidationError
 
 from browser.models import PageCapture
 from common.bounded_read import NOTE_BYTES, read_text
@@ -26,14 +26,38 @@ class _Capturing(Protocol):
     async def capture(self, *, screenshot: bool = True, path: Path | None = None) -> PageCapture: ...
 
 
+class GateMark(Contract):
+    """One element the gated action(s) will act on, as the picture shows it (executor/gate_look.py)."""
+
+    #: Its number on the picture and in the list beside it (1, 2, ...).
+    n: int
+    #: The action: fill, click, select, check, press, upload.
+    kind: str
+    #: The element's name on the page (or how the plan names it when it was not found).
+    label: str
+    #: What will be typed or chosen; a secret stays its {{secret:NAME}} placeholder (shown masked).
+    value: str | None = None
+    #: x, y, width, height in the picture's pixels; None when the element is not on this page.
+    box: list[float] | None = None
+    #: ok, or why there is no box: not_found, ambiguous, hidden.
+    found: str = "ok"
+
+
 class GatePreview(Contract):
-    """Where and when a gate's screenshot was taken, and for which run."""
+    """Where and when a gate's screenshot was taken, and for which run; what it marks."""
 
     run_id: str
     url: str
     title: str = ""
     taken_at: datetime
     screenshot_path: str
+    marks: list[GateMark] = Field(default_factory=list)
+    #: The page's viewport width in CSS pixels (the boxes' scale), when known.
+    viewport_width: int | None = None
+    #: True when the picture is the run's last recorded page (no page was open to look at now).
+    recorded: bool = False
+    #: A sentence about how the marks were found (e.g. decided again when the step runs).
+    note: str = ""
 
 
 def _note_path(screenshot_path: str | Path) -> Path:
@@ -42,21 +66,27 @@ def _note_path(screenshot_path: str | Path) -> Path:
 
 async def take_gate_preview(driver: _Capturing, run_id: str, folder: Path, name: str) -> str | None:
     """Captures the page now into a file of its own; returns its path (None when no picture came)."""
-    capture = await driver.capture(screenshot=True, path=_fresh_path(folder, name))
+    capture = await driver.capture(screenshot=True, path=fresh_path(folder, name))
+    return write_preview(capture, run_id)
+
+
+def write_preview(capture: PageCapture, run_id: str, **extra: Any) -> str | None:
+    """Writes the note of a capture taken for a gate (with `extra` GatePreview fields); its path."""
     if not capture.screenshot_path:
         return None
     preview = GatePreview(
         run_id=run_id,
         url=capture.url,
         title=capture.title,
-        taken_at=datetime.now(UTC),
+        taken_at=extra.pop("taken_at", None) or datetime.now(UTC),
         screenshot_path=capture.screenshot_path,
+        **extra,
     )
     _write_note(preview)
     return capture.screenshot_path
 
 
-def _fresh_path(folder: Path, name: str) -> Path:
+def fresh_path(folder: Path, name: str) -> Path:
     """A new file in `folder` (a run's gates folder); a name built from a plan-supplied step id cannot
     write outside the run folder (receipts.layout.inside)."""
     path = inside(folder.parent, folder.name, f"{name}-{time.time_ns()}.png")

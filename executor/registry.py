@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Protocol
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from executor.tool_engine import ToolCallEngine
 from executor.tools import ToolContext, ToolOutput
 from planner.models import Step, StepType
+
+if TYPE_CHECKING:
+    from executor.run_resources import RunResources
 
 #: The fine step types, the coarse families and the goal-driven ACT (docs/architecture.md).
 DEFAULT_TOOL_KEYS: dict[StepType, str] = {
@@ -32,6 +35,16 @@ class StepRunner(Protocol):
     """Executes one step; tool calls go through the engine so budget, rate and retry apply."""
 
     async def run(self, step: Step, ctx: ToolContext, engine: ToolCallEngine) -> ToolOutput: ...
+
+
+@runtime_checkable
+class Previewing(Protocol):
+    """A runner that can show a step's gate what the step will touch, before it runs: a picture with
+    its gate note (executor/gate_look.py), or None when it has nothing to show."""
+
+    async def preview(
+        self, step: Step, resources: RunResources, outputs: Mapping[str, Mapping[str, Any]]
+    ) -> str | None: ...
 
 
 class ToolRunner:

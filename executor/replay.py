@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from browser.secrets import SecretVault
 from executor.act.perform import ActEnv, capture_before, perform
 from executor.act.risk import classify
 from executor.confirm import ConfirmHandler
+from executor.gate_look import look_and_note
 from executor.replay_gates import ReplayGates
 from executor.replay_heal import Heal
 from executor.replay_heal import heal as heal_step
@@ -175,7 +177,10 @@ async def replay_run(
         if skip is None and not tries:
             skip = "no target usable outside the original page (index without a selector)"
         if skip is None:
-            skip = await gates.skip_reason(env.step_id, recorder.run_id)
+            step_records = [r for r in records if r.step_id == record.step_id]
+            skip = await gates.skip_reason(
+                env.step_id, recorder.run_id, show=partial(_show, env, step_records)
+            )
         if skip is None and not include_risky:
             risk = classify(parse_action(tries[0][1]), await driver.observe())
             skip = f"would {risk}; replay with include_risky to perform it" if risk is not None else None
@@ -195,6 +200,20 @@ async def replay_run(
         _compare(step, record.after, driver.url, env.last_after.dom_hash if env.last_after else None)
     await recorder.record_note(report.summary(), level="info" if report.ok else "warning", step_id="replay")
     return report
+
+
+async def _show(env: ActEnv, step_records: list[ActionRecord]) -> str | None:
+    """A replay gate's picture: the step's replayable actions marked on the page they started from."""
+    actions = [
+        parse_action(tries[0][1])
+        for r in step_records
+        if _why_skip(r) is None and (tries := [t for t in _candidates(r) if _parse(t[1]) is not None])
+    ]
+    pages = (u for r in step_records for u in (r.before.url, str(r.action.get("url") or "")))
+    start = next((u for u in pages if u.startswith(("http://", "https://"))), None)
+    url = start if start != env.driver.url else None
+    name = f"replay-{env.step_id}"
+    return await look_and_note(env.driver, env.run_id, env.run_dir, name, url, lambda _: actions)
 
 
 async def _reach(env: ActEnv, before: PageState) -> None:

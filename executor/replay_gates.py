@@ -7,6 +7,7 @@ an approval that step's actions are skipped. With no handler (the CLI) replay be
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from executor.confirm import ConfirmAnswer, ConfirmHandler
@@ -14,6 +15,20 @@ from executor.gate_desk import replay_question
 from receipts.layout import RunFolder
 from receipts.models import GateDecisionRecord
 from receipts.report import read_records
+
+
+def step_names(source_run_dir: Path) -> dict[str, str]:
+    """The source run's step names by id, from its run.json plan ({} when it has none)."""
+    try:
+        plan = RunFolder(source_run_dir).read_run_json().get("plan")
+    except (OSError, ValueError):
+        return {}
+    steps = plan.get("steps") if isinstance(plan, dict) else None
+    return {
+        str(s["step_id"]): str(s.get("name") or "")
+        for s in steps or []
+        if isinstance(s, dict) and s.get("step_id") and s.get("name")
+    }
 
 
 class ReplayGates:
@@ -25,14 +40,22 @@ class ReplayGates:
         for _, record in read_records(RunFolder(source_run_dir)):
             if isinstance(record, GateDecisionRecord) and record.step_id and record.step_id not in self.gates:
                 self.gates[record.step_id] = record
+        self.names = step_names(source_run_dir)
         self._answers: dict[str, bool] = {}
 
-    async def skip_reason(self, step_id: str, replay_run_id: str) -> str | None:
-        """None when the step may be replayed; else why its actions are skipped."""
+    async def skip_reason(
+        self, step_id: str, replay_run_id: str, show: Callable[[], Awaitable[str | None]] | None = None
+    ) -> str | None:
+        """None when the step may be replayed; else why its actions are skipped. `show` makes the
+        question's picture (the step's elements marked, executor/gate_look.py) when one is asked."""
         gate = self.gates.get(step_id)
         if self.handler is None or gate is None:
             return None
         if step_id not in self._answers:
-            answer = await self.handler.confirm(replay_question(gate, step_id, replay_run_id))
+            shot = await show() if show is not None else None
+            question = replay_question(
+                gate, step_id, replay_run_id, step_name=self.names.get(step_id), screenshot_path=shot
+            )
+            answer = await self.handler.confirm(question)
             self._answers[step_id] = answer is ConfirmAnswer.APPROVE
         return None if self._answers[step_id] else "declined at the gate in this replay"

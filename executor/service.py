@@ -29,6 +29,7 @@ from executor.tools import Tool
 from planner.llm import LLMSettings
 from planner.models import ExecutionPlan
 from planner.service import PlannerChoice, PlanResult
+from receipts.signing import KeySource
 
 
 class UnknownRun(LookupError):
@@ -55,9 +56,13 @@ class AgentCore:
         rate_overrides: dict[str, tuple[float, int]] | None = None,
         resources: SecretAwareResources | None = None,
         launch_options: LaunchOptions | None = None,
+        signer: KeySource | None = None,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
-        self.clock = clock  # the run budgets' clock; tests move it instead of sleeping
+        """`signer` signs what the core writes itself (a replay's receipts); runs get theirs through
+        `resources`."""
+        self.clock = clock
+        self.signer = signer  # the run budgets' clock; tests move it instead of sleeping
         self.launch_options = launch_options
         self.store = store
         self.resources = resources
@@ -162,21 +167,23 @@ class AgentCore:
 
     async def replay(
         self,
-        run_id: str,
+        run: str | Path,
         *,
         include_risky: bool = False,
         confirm: ConfirmHandler | None = None,
         heal: bool = False,
     ) -> ReplayReport:
-        """QA replay of a recorded run, without any model, into a new run folder of its own; with a
-        `confirm` handler it passes the same gates as the original run."""
+        """QA replay of a recorded run (its id, or its folder), without any model, into a new run
+        folder of its own, signed like every run; with a `confirm` handler it passes the same gates
+        as the original run. The one replay path: the CLI and the window both come here."""
         return await replay_to_folder(
-            self.run_dir(run_id),
+            run if isinstance(run, Path) else self.run_dir(run),
             self.runs_dir,
             launch_options=self.launch_options,
             include_risky=include_risky,
             confirm=confirm,
             heal=heal,
+            signer=self.signer,
         )
 
     def missing_secrets(self, run_id: str) -> list[str]:

@@ -1,7 +1,9 @@
 # Shared set-up for ./waypost.sh and ./run-tests.sh: sourced, not run.
 # Creates or reuses .venv, installs the project when pyproject.toml changed, and makes sure a Chromium,
 # fonts and Qt's system libraries are present (installing them with apt-get when root on Debian/Ubuntu,
-# else saying exactly what to install). Idempotent: a second call only checks stamps and paths.
+# else saying exactly what to install). Qt's libraries are every one its xcb platform plugin links to,
+# listed with their packages in app/qt_xcb_libraries.txt. Idempotent: a second call only checks stamps
+# and paths (one dpkg-query for every package).
 set -euo pipefail
 
 WAYPOST_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -22,13 +24,19 @@ _pick_python() {
   return 1
 }
 
+_can_apt() { [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; }
+
+_apt_update_once() {
+  if [ ! -f /tmp/.waypost-apt-updated ]; then
+    DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null && touch /tmp/.waypost-apt-updated
+  fi
+}
+
 _apt_install() {
   # Installs Debian packages only where that is allowed: root, with apt-get present.
-  if [ "$(id -u)" = "0" ] && command -v apt-get >/dev/null 2>&1; then
+  if _can_apt; then
     _say "installing $* with apt-get"
-    if [ ! -f /tmp/.waypost-apt-updated ]; then
-      DEBIAN_FRONTEND=noninteractive apt-get update -qq >/dev/null && touch /tmp/.waypost-apt-updated
-    fi
+    _apt_update_once
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >/dev/null
   else
     _say "missing system packages: $*"
@@ -48,17 +56,41 @@ _have_chromium() {
   return 1
 }
 
+_xcb_packages() {
+  # The packages of app/qt_xcb_libraries.txt, one group a line ("a|b": either name will do), no repeats.
+  awk '!/^#/ && NF >= 2 && !seen[$2]++ { print $2 }' "$WAYPOST_ROOT/app/qt_xcb_libraries.txt"
+}
+
+_missing_packages() {
+  # Prints each group of $@ ("a" or "a|b") of which no package is installed, as the name to install:
+  # the first name apt-get knows (a t64 rename on newer Ubuntu), else the first name.
+  local group name pick
+  local -A installed=()
+  while read -r name; do installed["$name"]=1; done < <(
+    dpkg-query -W -f='${Package} ${Status}\n' 2>/dev/null | awk '/install ok installed/ { print $1 }')
+  for group in "$@"; do
+    pick=""
+    for name in ${group//|/ }; do
+      if [ -n "${installed[$name]:-}" ]; then pick="-"; break; fi
+    done
+    [ "$pick" = "-" ] && continue
+    if [ "$group" != "${group%%|*}" ] && _can_apt; then _apt_update_once; fi  # to know which name exists
+    for name in ${group//|/ }; do
+      if apt-cache show --no-all-versions "$name" >/dev/null 2>&1; then pick="$name"; break; fi
+    done
+    echo "${pick:-${group%%|*}}"
+  done
+}
+
 waypost_system_deps() {
   # $1: "test" also checks what only the tests need (espeak-ng synthesises speech for the voice tests).
   local missing=() extras="${1:-}"
   _have_chromium || missing+=(chromium)
   if command -v dpkg-query >/dev/null 2>&1; then
-    local pkg
-    local pkgs=(fonts-dejavu-core libegl1 libgl1 libxkbcommon0 libfontconfig1 libdbus-1-3 libpulse0)
+    local pkgs=(fonts-dejavu-core libpulse0)
+    mapfile -t -O "${#pkgs[@]}" pkgs < <(_xcb_packages)
     [ "$extras" = "test" ] && pkgs+=(espeak-ng)
-    for pkg in "${pkgs[@]}"; do
-      dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'install ok installed' || missing+=("$pkg")
-    done
+    mapfile -t -O "${#missing[@]}" missing < <(_missing_packages "${pkgs[@]}")
   fi
   if [ "${#missing[@]}" -gt 0 ]; then
     _apt_install "${missing[@]}" || return 1

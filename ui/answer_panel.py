@@ -6,11 +6,10 @@ Page text is untrusted data: it is escaped, and only http(s) URLs become links.
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
 from html import escape
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QUrl, Signal, Slot
-from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHeaderView,
@@ -25,9 +24,12 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from executor.events import EvidenceAdded
-from executor.models import Citation, EvidenceItem, RunBundleV1
+from ui.open_outside import Opener, OpenNote, OpenUrl
 from ui.words import outcome_words
+
+if TYPE_CHECKING:  # the core's types: the window paints before they load (docs/architecture.md)
+    from executor.events import EvidenceAdded
+    from executor.models import Citation, EvidenceItem, RunBundleV1
 
 _MARKER = re.compile(r"\[(\d{1,3})\]")
 EVIDENCE_COLUMNS = ("Title", "Source", "Snippet", "Confidence")
@@ -57,8 +59,12 @@ class AnswerPanel(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.opener = Opener(self)
         #: How a URL is opened; tests swap it to avoid launching a browser.
-        self.open_url: Callable[[QUrl], bool] = QDesktopServices.openUrl
+        self.open_url: OpenUrl = self.opener.open
+        #: Says what happened when nothing could open a source (its address, Copy).
+        self.open_note = OpenNote()
+        self.opener.failed.connect(self.open_note.show_failure)
         self.status_label = QLabel("No answer yet.")
         self.status_label.setWordWrap(True)
         self.answer = QTextBrowser()
@@ -79,12 +85,15 @@ class AnswerPanel(QWidget):
         header.setSectionResizeMode(2, QHeaderView.ResizeMode.Stretch)
         split = QSplitter(Qt.Orientation.Vertical)
         split.addWidget(self.answer)
-        split.addWidget(self._titled("Citations", self.citations))
-        split.addWidget(self._titled("Evidence", self.evidence))
+        self.citations_box = self._titled("Citations", self.citations)
+        self.evidence_box = self._titled("Evidence", self.evidence)
+        split.addWidget(self.citations_box)
+        split.addWidget(self.evidence_box)
         split.setSizes([300, 120, 160])
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.addWidget(self.status_label)
+        box.addWidget(self.open_note)
         box.addWidget(split, 1)
         self.answer.anchorClicked.connect(self._on_anchor_clicked)
         self.citations.itemActivated.connect(self._on_citation_activated)
@@ -101,9 +110,11 @@ class AnswerPanel(QWidget):
 
     def clear(self) -> None:
         self.status_label.setText("Running…")
+        self.open_note.hide()
         self.answer.clear()
         self.citations.clear()
         self.evidence.setRowCount(0)
+        self._show_sources()
 
     def show_bundle(self, bundle: RunBundleV1, declined_step: str | None = None) -> None:
         """People's words on the label; the status code and reason stay in its tooltip."""
@@ -121,6 +132,12 @@ class AnswerPanel(QWidget):
         self.evidence.setRowCount(0)
         for evidence in bundle.evidence:
             self._add_evidence(evidence)
+        self._show_sources()
+
+    def _show_sources(self) -> None:
+        """Citations and evidence take room only when there are some (an act-only run has none)."""
+        self.citations_box.setVisible(self.citations.count() > 0)
+        self.evidence_box.setVisible(self.evidence.rowCount() > 0)
 
     @property
     def citation_texts(self) -> list[str]:
@@ -131,6 +148,7 @@ class AnswerPanel(QWidget):
         self._add_evidence(event.item)
 
     def _add_evidence(self, item: EvidenceItem) -> None:
+        self.evidence_box.show()
         row = self.evidence.rowCount()
         self.evidence.insertRow(row)
         cells = (item.title, item.source_url, item.snippet, f"{item.confidence:.2f}")
@@ -141,7 +159,9 @@ class AnswerPanel(QWidget):
 
     def open_source(self, url: str) -> None:
         if is_web_url(url):
-            self.open_url(QUrl(url))
+            self.open_note.hide()
+            if not self.open_url(QUrl(url)):
+                self.open_note.show_failure(url, "no browser on this computer opens it")
             self.source_opened.emit(url)
 
     @Slot(QUrl)

@@ -9,24 +9,24 @@ and on cancellation, so an interrupted run stays resumable.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
-from collections.abc import AsyncIterator, Callable, Coroutine, Mapping, Sequence
+from collections.abc import Callable, Coroutine, Mapping, Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QObject, Signal, Slot
 
-from executor.checkpoint_store import RunSummary
-from executor.confirm import ConfirmAnswer, ConfirmRequest
-from executor.events import BudgetUpdated, RunEvent, RunFinished, RunStarted, StepFinished
-from executor.models import ApprovalPolicy, RunBundleV1
-from planner.models import ExecutionPlan, SecretRef
-from ui.run_bus import CountingBus
+from ui.error_words import error_code, error_words
+from ui.event_pump import EventPump
 from ui.site_record import SiteKeeper, recorded_site, stamp_site
 
-if TYPE_CHECKING:  # the core is built after the window shows (docs/architecture.md, "Cold start")
+if TYPE_CHECKING:  # the core is built after the window paints (docs/architecture.md, "Cold start")
+    from executor.checkpoint_store import RunSummary
+    from executor.confirm import ConfirmAnswer, ConfirmRequest
+    from executor.events import RunEvent
+    from executor.models import ApprovalPolicy
     from executor.service import AgentCore
+    from planner.models import ExecutionPlan, SecretRef
     from planner.service import PlannerChoice, PlanResult
 
 log = logging.getLogger(__name__)
@@ -67,6 +67,8 @@ class RunController(QObject):
     evidence_added = Signal(object)
     #: A browser action happened, with the latest screenshot (executor.events.ActionPerformed).
     action_performed = Signal(object)
+    #: Research read a page, with its picture when one was taken (executor.events.PageRead).
+    page_read = Signal(object)
     #: The run moved to a new plan version after a failed step (executor.events.PlanRevised).
     plan_revised = Signal(object)
     #: Budget used so far (executor.models.BudgetStateV1).
@@ -75,7 +77,8 @@ class RunController(QObject):
     run_finished = Signal(object)
     #: The run was cancelled by Stop or Pause (its run id, or "" when it had not started).
     run_cancelled = Signal(str)
-    #: Planning or running raised; the message names the error.
+    #: Planning or running raised: what happened and where to fix it, in words (ui/error_words.py);
+    #: `last_error` keeps the class and message for the tooltip.
     failed = Signal(str)
     #: A plan, run or resume started (True) or ended (False).
     busy_changed = Signal(bool)
@@ -106,14 +109,15 @@ class RunController(QObject):
         self._task: asyncio.Task[None] | None = None
         self._gate: asyncio.Future[ConfirmAnswer] | None = None
         self._run_id: str | None = None
-        self._bus: CountingBus | None = None
-        self._delivered = 0
-        self._progress = asyncio.Event()
+        self._pump = EventPump(self._emit)
         self._idle = asyncio.Event()
         self._idle.set()
         self._released = asyncio.Event()
         self._released.set()
         self._next_core: AgentCore | None = None
+        #: A replay is going on: its gates belong to the replay, not to the plan on screen.
+        self.replaying = False
+        self.last_error = ""
 
     @property
     def busy(self) -> bool:
@@ -202,7 +206,7 @@ class RunController(QObject):
         files: Sequence[str] = (),
         planner: PlannerChoice = "auto",
         safe_mode: bool = True,
-        approval_policy: ApprovalPolicy = ApprovalPolicy.ASK,
+        approval_policy: ApprovalPolicy | None = None,
         adjust: Callable[[ExecutionPlan], ExecutionPlan] | None = None,
         secrets: Mapping[str, str] | None = None,
     ) -> None:
@@ -218,9 +222,10 @@ class RunController(QObject):
         plan: ExecutionPlan,
         *,
         safe_mode: bool = True,
-        approval_policy: ApprovalPolicy = ApprovalPolicy.ASK,
+        approval_policy: ApprovalPolicy | None = None,
         secrets: Mapping[str, str] | None = None,
     ) -> None:
+        """Runs a plan; the approval policy is ASK (this window answers) unless given."""
         self._start(self._run(plan, safe_mode, approval_policy, secrets))
 
     def missing_secrets(self, run_id: str) -> list[SecretRef]:
@@ -244,11 +249,11 @@ class RunController(QObject):
 
     @Slot()
     def approve(self) -> None:
-        self._answer(ConfirmAnswer.APPROVE)
+        self._answer("approve")
 
     @Slot()
     def deny(self) -> None:
-        self._answer(ConfirmAnswer.DENY)
+        self._answer("deny")
 
     @Slot()
     def pause(self) -> None:
@@ -256,7 +261,7 @@ class RunController(QObject):
         At a gate (only reachable without the modal dialog, e.g. by the window closing) the run
         ends NEEDS_CONFIRMATION instead, resumable from History."""
         if self.gate_pending:
-            self._answer(ConfirmAnswer.PAUSE)
+            self._answer("pause")
         elif self.busy and self._released.is_set():
             self._released.clear()
             self.paused_changed.emit(True)
@@ -276,13 +281,13 @@ class RunController(QObject):
     def shutdown(self) -> None:
         """Window closing: a pending gate pauses (resumable later), any other work is cancelled."""
         if self.gate_pending:
-            self._answer(ConfirmAnswer.PAUSE)
+            self._answer("pause")
         else:
             self.stop()
 
     async def hold(self) -> None:
         """Called by the core at its hold point while Pause is on; returns on Resume."""
-        await self._catch_up()  # the window shows the finished step before "Paused"
+        await self._pump.catch_up()  # the window shows the finished step before "Paused"
         self.held.emit()
         await self._released.wait()
 
@@ -298,7 +303,9 @@ class RunController(QObject):
 
     async def confirm(self, request: ConfirmRequest) -> ConfirmAnswer:
         """Asks through `gate_requested`; the answer comes from approve()/deny()/pause()."""
-        await self._catch_up()  # the window sees the steps before the gate, in order
+        from executor.confirm import ConfirmAnswer
+
+        await self._pump.catch_up()  # the window sees the steps before the gate, in order
         future: asyncio.Future[ConfirmAnswer] = asyncio.get_running_loop().create_future()
         self._gate = future
         answer = ConfirmAnswer.PAUSE
@@ -310,15 +317,12 @@ class RunController(QObject):
             self._gate = None
             self.gate_closed.emit(str(answer) if future.done() and not future.cancelled() else "cancelled")
 
-    async def _catch_up(self) -> None:
-        """Waits until the pump has emitted every event published so far (gate_pending included)."""
-        while self._bus is not None and self._delivered < self._bus.published:
-            self._progress.clear()
-            await self._progress.wait()
-
-    def _answer(self, answer: ConfirmAnswer) -> None:
+    def _answer(self, answer: str) -> None:
+        """`answer` is a ConfirmAnswer's name (approve, deny, pause); only a pending gate takes it."""
         if self._gate is not None and not self._gate.done():
-            self._gate.set_result(answer)
+            from executor.confirm import ConfirmAnswer
+
+            self._gate.set_result(ConfirmAnswer[answer.upper()])
 
     # --- the operations ------------------------------------------------------------------------
 
@@ -340,14 +344,20 @@ class RunController(QObject):
             self.run_cancelled.emit(self._run_id or "")
         elif (exc := task.exception()) is not None:
             log.error("run task failed", exc_info=exc)
-            self.failed.emit(f"{type(exc).__name__}: {exc}")
+            self.last_error = error_code(exc)
+            self.failed.emit(error_words(exc))
         self._idle.set()
         self.busy_changed.emit(False)
         self.history_changed.emit()
 
     async def _replay(self, run_id: str) -> None:
         core = await self._ready_core()
-        self.replay_finished.emit(await core.replay(run_id, confirm=self, heal=True))
+        self.replaying = True
+        try:
+            report = await core.replay(run_id, confirm=self, heal=True)
+        finally:
+            self.replaying = False
+        self.replay_finished.emit(report)
 
     async def _plan(self, task: str, url: str | None, files: tuple[str, ...], planner: PlannerChoice) -> None:
         result = await (await self._ready_core()).plan(task, url=url or None, files=files, planner=planner)
@@ -363,7 +373,7 @@ class RunController(QObject):
         files: tuple[str, ...],
         planner: PlannerChoice,
         safe_mode: bool,
-        policy: ApprovalPolicy,
+        policy: ApprovalPolicy | None,
         adjust: Callable[[ExecutionPlan], ExecutionPlan] | None,
         secrets: Mapping[str, str] | None,
     ) -> None:
@@ -374,15 +384,26 @@ class RunController(QObject):
         await self._run(adjust(result.plan) if adjust else result.plan, safe_mode, policy, secrets)
 
     async def _run(
-        self, plan: ExecutionPlan, safe_mode: bool, policy: ApprovalPolicy, secrets: Mapping[str, str] | None
+        self,
+        plan: ExecutionPlan,
+        safe_mode: bool,
+        policy: ApprovalPolicy | None,
+        secrets: Mapping[str, str] | None,
     ) -> None:
+        from executor.models import ApprovalPolicy
+
         core = await self._ready_core()
         self.plan_loaded.emit(plan)
-        bus = CountingBus()
+        bus = self._pump.new_bus()
         run = core.run(
-            plan, safe_mode=safe_mode, approval_policy=policy, events=bus, confirm=self, secrets=secrets
+            plan,
+            safe_mode=safe_mode,
+            approval_policy=policy or ApprovalPolicy.ASK,
+            events=bus,
+            confirm=self,
+            secrets=secrets,
         )
-        await self._drive(bus, run)
+        self.run_finished.emit(await self._pump.drive(bus, run))
 
     async def _resume(self, run_id: str, approve_pending: bool | None, safe_mode: bool) -> None:
         self._run_id = run_id
@@ -395,45 +416,21 @@ class RunController(QObject):
         for step_run in done.step_runs.values():
             self.step_finished.emit(step_run)
         self.budget_updated.emit(done.budget)
-        bus = CountingBus()
-        await self._drive(
-            bus,
-            self.core.resume(
-                run_id, approve_pending=approve_pending, safe_mode=safe_mode, events=bus, confirm=self
-            ),
+        bus = self._pump.new_bus()
+        run = self.core.resume(
+            run_id, approve_pending=approve_pending, safe_mode=safe_mode, events=bus, confirm=self
         )
-
-    async def _drive(self, bus: CountingBus, run: Coroutine[Any, Any, RunBundleV1]) -> None:
-        """Runs the core while a pump task turns bus events into signals, then reports the bundle."""
-        self._bus, self._delivered = bus, 0
-        events = bus.subscribe()  # subscribed now, before the run publishes anything
-        pump = asyncio.get_running_loop().create_task(self._pump(events))
-        try:
-            bundle = await run
-            await pump  # ends at run_finished: every event reached the window first
-        finally:
-            self._bus = None
-            if not pump.done():
-                pump.cancel()
-                with contextlib.suppress(asyncio.CancelledError):
-                    await pump
-        self.run_finished.emit(bundle)
-
-    async def _pump(self, events: AsyncIterator[RunEvent]) -> None:
-        async for event in events:
-            self._emit(event)
-            self._delivered += 1
-            self._progress.set()
+        self.run_finished.emit(await self._pump.drive(bus, run))
 
     def _emit(self, event: RunEvent) -> None:
-        if isinstance(event, RunFinished):
-            return  # reported by _drive once the run coroutine returned
-        if isinstance(event, RunStarted):
+        if event.kind == "run_finished":
+            return  # reported once the run coroutine returned (EventPump.drive)
+        if event.kind == "run_started":
             self._run_id = event.run_id
             self.history_changed.emit()
-        if isinstance(event, StepFinished):
+        if event.kind == "step_finished":
             self.step_finished.emit(event.step_run)
-        elif isinstance(event, BudgetUpdated):
+        elif event.kind == "budget_updated":
             self.budget_updated.emit(event.state)
         else:
             signal = {
@@ -444,6 +441,7 @@ class RunController(QObject):
                 "gate_decided": self.gate_decided,
                 "evidence_added": self.evidence_added,
                 "action_performed": self.action_performed,
+                "page_read": self.page_read,
                 "plan_revised": self.plan_revised,
             }[event.kind]
             signal.emit(event)

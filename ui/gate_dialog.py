@@ -1,22 +1,28 @@
-"""Gate dialog: the question a run asks before a risky step, with everything needed to answer it.
+"""Gate dialog: the question a run asks before a risky step, with what it is about to touch.
+
+The picture is the page the step will act on, each element it will touch boxed and numbered; the list
+beside it says what happens to each (the values to type, secrets masked). Gate ids, step ids and
+types stay in the heading's tooltip; the visible words are a person's.
 
 Window-modal and opened with open(), never exec(): a nested event loop would freeze the asyncio
-tasks on the qasync loop. Deny is the default button and Escape denies, so a stray Enter or a
-closed dialog never approves anything.
+tasks on the qasync loop. Deny is the default button, so a stray Enter never approves anything;
+Escape or the close box asks "Decline this step?" first, since declining ends the run.
 """
 
 from __future__ import annotations
 
 import json
-from html import escape
 from pathlib import Path
+from typing import Any
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import Qt, Slot
+from PySide6.QtGui import QCloseEvent, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
+    QBoxLayout,
     QDialog,
     QDialogButtonBox,
-    QFormLayout,
     QLabel,
+    QMessageBox,
     QPushButton,
     QVBoxLayout,
     QWidget,
@@ -24,31 +30,53 @@ from PySide6.QtWidgets import (
 
 from executor.confirm import ConfirmRequest
 from executor.gate_preview import GatePreview, read_gate_preview
-from ui.live_view import ScreenshotLabel, describe_action
+from ui.gate_picture import MarkedScreenshot, mark_line, shown_value
+from ui.icons import icon
+from ui.words import blocked_words
+
+NO_PAGE = "No page to show: this run has no page open and none recorded."
+#: Narrower than this, the list goes under the picture instead of beside it.
+SIDE_BY_SIDE_MIN = 720
+
+
+def _action_line(action: dict[str, Any]) -> str:
+    kind = str(action.get("kind", "action"))
+    target = action.get("target")
+    name = ""
+    if isinstance(target, dict) and target:
+        name = str(
+            target.get("name") or target.get("label") or target.get("text") or next(iter(target.values()))
+        )
+    value = action.get("value")
+    if kind == "navigate":
+        return f"Open {action.get('url', '')}"
+    verb = {"fill": "Type into", "click": "Click", "select": "Choose in", "check": "Tick"}.get(
+        kind, kind.capitalize()
+    )
+    line = f"{verb} “{name}”" if name else verb
+    return f"{line}: {shown_value(str(value))}" if value is not None else line
 
 
 def describe_target(request: ConfirmRequest) -> str:
-    """The exact element the step will touch: the request's target, else the step's own actions."""
+    """What the step will touch, in words, when no picture marks it: the action's target, else the
+    step's page, goal, actions and values (secrets masked)."""
     if request.target:
         return request.target
     inputs = request.step_inputs
     lines: list[str] = []
     actions = inputs.get("actions")
-    if isinstance(actions, list):
-        lines.extend(describe_action(a) for a in actions if isinstance(a, dict))
-    elif isinstance(inputs.get("goal"), str):
-        lines.append(f"goal: {inputs['goal']}")
-    payload = inputs.get("payload")
-    if isinstance(payload, dict) and payload:
-        lines.extend(f"fill {key} = {value}" for key, value in payload.items())
     if isinstance(inputs.get("url"), str):
-        lines.insert(0, f"on {inputs['url']}")
+        lines.append(f"Open {inputs['url']}")
+    if isinstance(actions, list):
+        lines.extend(_action_line(a) for a in actions if isinstance(a, dict))
+    elif isinstance(inputs.get("goal"), str):
+        lines.append(f"Goal: {inputs['goal']}")
+    payload = inputs.get("payload")
+    if isinstance(payload, dict):
+        lines.extend(f"Type into “{key}”: {shown_value(str(value))}" for key, value in payload.items())
     if not lines and inputs:
-        lines.append(json.dumps(inputs, ensure_ascii=False, default=str)[:300])
-    return "\n".join(lines) or "not named by the plan"
-
-
-NO_PAGE = "No page yet: this run has not opened a page."
+        lines.append(shown_value(json.dumps(inputs, ensure_ascii=False, default=str)[:300]))
+    return "\n".join(lines) or "The plan names no element: the step decides on the page."
 
 
 def run_preview(request: ConfirmRequest, run_dir: str | None) -> GatePreview | None:
@@ -63,74 +91,157 @@ def run_preview(request: ConfirmRequest, run_dir: str | None) -> GatePreview | N
     return preview
 
 
+def page_line(preview: GatePreview | None) -> str:
+    if preview is None:
+        return NO_PAGE
+    local = preview.taken_at.astimezone()
+    if preview.recorded:
+        when = local.strftime("%H:%M:%S on %b %d")
+        return f"No page is open now: this is the run's last recorded page, from {when}. {preview.url}"
+    return f"The page at {local.strftime('%H:%M:%S')}, when the question was asked: {preview.url}"
+
+
 class GateDialog(QDialog):
-    """accepted() means Approve, rejected() means Deny (also Escape and the window's close box)."""
+    """accepted() means Approve, rejected() means Deny (also Escape or the close box, once confirmed)."""
 
     def __init__(self, request: ConfirmRequest, run_dir: str | None, parent: QWidget | None = None) -> None:
         super().__init__(parent)
         self.request = request
+        self.decline_box: QMessageBox | None = None
+        self._settled = False
         decision = request.decision
-        self.setWindowTitle(f"Confirm: {request.step_name}")
+        self.setWindowTitle(f"Approve “{request.step_name}”?")
         self.setWindowModality(Qt.WindowModality.WindowModal)
-        self.setMinimumSize(560, 460)
-        heading = QLabel(f"<h3>Waypost wants to continue with “{escape(request.step_name)}”</h3>")
-        heading.setWordWrap(True)
+        self.setMinimumSize(520, 420)
+        self.heading = QLabel(f"Approve “{request.step_name}”?")
+        self.heading.setProperty("role", "heading")
+        self.heading.setWordWrap(True)
+        self.heading.setTextFormat(Qt.TextFormat.PlainText)
+        self.heading.setToolTip(
+            f"gate {decision.gate_id} ({decision.gate_kind}) · step {request.step_id} ({request.step_type})"
+            f" · run {request.run_id}"
+        )
         self.reason_label = self._value(decision.reason or "This step needs your confirmation.")
-        self.gate_label = self._value(f"{decision.gate_id} ({decision.gate_kind})")
-        self.step_label = self._value(f"{request.step_name} · {request.step_type} · {request.step_id}")
-        self.target_label = self._value(describe_target(request))
-        self.target_label.setStyleSheet("font-family: monospace;")
-        blocked = ", ".join(decision.blocked_actions) or "nothing beyond this step"
-        self.blocked_label = self._value(blocked)
-        self.blocked_label.setStyleSheet("color: #b91c1c; font-weight: bold;")
-        form = QFormLayout()
-        form.setFieldGrowthPolicy(QFormLayout.FieldGrowthPolicy.AllNonFixedFieldsGrow)
-        form.addRow("Why:", self.reason_label)
-        form.addRow("Gate:", self.gate_label)
-        form.addRow("Step:", self.step_label)
-        form.addRow("Target:", self.target_label)
-        form.addRow("Stays blocked:", self.blocked_label)
-        form.addRow("Run:", self._value(request.run_id))
+        self.blocked_label = self._value(blocked_words(decision.blocked_actions))
+        self.blocked_label.setProperty("role", "danger")
+        self.blocked_label.setToolTip("blocked: " + (", ".join(decision.blocked_actions) or "nothing"))
         self.preview = run_preview(request, run_dir)
-        self.screenshot = ScreenshotLabel(NO_PAGE)
-        self.screenshot.setMinimumSize(320, 140)
+        self.screenshot = MarkedScreenshot(NO_PAGE)
+        self.screenshot.setMinimumSize(300, 160)
         # Loaded now, at the moment of asking: a later state of the page can never replace it.
         if self.preview is None or not self.screenshot.set_image(self.preview.screenshot_path):
             self.preview = None
-        self.page_label = self._value(self._page_line())
-        self.page_label.setStyleSheet("color: #4b5563;")
+        if self.preview is not None:
+            self.screenshot.set_marks(self.preview.marks, self.preview.viewport_width)
+        self.touch_title = QLabel("What it will do")
+        self.touch_title.setProperty("role", "subheading")
+        self.touch_label = self._value(self._touch_text())
+        self.touch_label.setAccessibleName("What the step will touch")
+        self.page_label = self._value(page_line(self.preview))
+        self.page_label.setProperty("role", "muted")
         self.buttons = QDialogButtonBox()
-        self.approve_button = QPushButton("&Approve this step")
-        self.deny_button = QPushButton("&Deny")
+        self.approve_button = QPushButton(icon("approve"), "&Approve this step")
+        self.approve_button.setProperty("role", "primary")
+        self.deny_button = QPushButton(icon("deny"), "&Deny")
         self.buttons.addButton(self.deny_button, QDialogButtonBox.ButtonRole.RejectRole)
         self.buttons.addButton(self.approve_button, QDialogButtonBox.ButtonRole.AcceptRole)
         self.approve_button.setAutoDefault(False)
         self.deny_button.setAutoDefault(True)
         self.deny_button.setDefault(True)
         note = QLabel("The approval covers this one step of this run only.")
-        note.setStyleSheet("color: #4b5563;")
-        box = QVBoxLayout(self)
-        box.addWidget(heading)
-        box.addLayout(form)
-        box.addWidget(self.screenshot, 1)
-        box.addWidget(self.page_label)
-        box.addWidget(note)
-        box.addWidget(self.buttons)
-        self.buttons.accepted.connect(self.accept)
-        self.buttons.rejected.connect(self.reject)
+        note.setProperty("role", "muted")
+        self._layout(note)
+        self.approve_button.clicked.connect(self.accept)
+        self.deny_button.clicked.connect(self.decline)
         self.deny_button.setFocus()
         self._fit_screen()
 
-    def _fit_screen(self) -> None:
-        """780x660 where it fits; on a small screen the Approve and Deny buttons must stay on it."""
-        available = self.screen().availableGeometry()
-        self.resize(min(780, available.width() - 20), min(660, available.height() - 40))
+    def _layout(self, note: QLabel) -> None:
+        side = QWidget()
+        side_box = QVBoxLayout(side)
+        side_box.setContentsMargins(0, 0, 0, 0)
+        side_box.addWidget(self.touch_title)
+        side_box.addWidget(self.touch_label)
+        side_box.addStretch(1)
+        side.setMinimumWidth(220)
+        self.body = QBoxLayout(QBoxLayout.Direction.LeftToRight)
+        self.body.addWidget(self.screenshot, 3)
+        self.body.addWidget(side, 2)
+        box = QVBoxLayout(self)
+        box.addWidget(self.heading)
+        box.addWidget(self.reason_label)
+        box.addWidget(self.blocked_label)
+        box.addLayout(self.body, 1)
+        box.addWidget(self.page_label)
+        box.addWidget(note)
+        box.addWidget(self.buttons)
 
-    def _page_line(self) -> str:
-        if self.preview is None:
-            return NO_PAGE
-        when = self.preview.taken_at.astimezone().strftime("%H:%M:%S")
-        return f"This run's page when it asked, at {when}: {self.preview.url}"
+    def _touch_text(self) -> str:
+        marks = self.preview.marks if self.preview is not None else []
+        lines = [mark_line(m) for m in marks] or [describe_target(self.request)]
+        if self.preview is not None and self.preview.note:
+            lines.append(self.preview.note)
+        return "\n".join(lines)
+
+    def _fit_screen(self) -> None:
+        """900x680 where it fits; on a small screen the Approve and Deny buttons must stay on it."""
+        available = self.screen().availableGeometry()
+        self.resize(min(900, available.width() - 20), min(680, available.height() - 40))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        wide = self.width() >= SIDE_BY_SIDE_MIN
+        direction = QBoxLayout.Direction.LeftToRight if wide else QBoxLayout.Direction.TopToBottom
+        if self.body.direction() != direction:
+            self.body.setDirection(direction)
+
+    # --- answering -----------------------------------------------------------------------------
+
+    @Slot()
+    def decline(self) -> None:
+        """Deny, without asking again (the Deny button, or "Decline" in the Escape question)."""
+        self._settled = True
+        super().reject()
+
+    def settle(self) -> None:
+        """The question ended elsewhere (answered, or the run stopped): close without asking."""
+        self._settled = True
+        if self.decline_box is not None:
+            self.decline_box.close()
+
+    def reject(self) -> None:
+        """Escape and the close box land here: declining ends the run, so ask first."""
+        if self._settled:
+            super().reject()
+            return
+        if self.decline_box is not None and self.decline_box.isVisible():
+            return
+        box = QMessageBox(self)
+        box.setIcon(QMessageBox.Icon.Question)
+        box.setWindowTitle("Decline this step?")
+        box.setText("Decline this step?")
+        box.setInformativeText("Waypost will not do it, and the run ends here. Nothing on the page changes.")
+        decline = box.addButton("&Decline", QMessageBox.ButtonRole.DestructiveRole)
+        keep = box.addButton("&Keep asking", QMessageBox.ButtonRole.RejectRole)
+        box.setDefaultButton(keep)
+        box.setEscapeButton(keep)
+        decline.clicked.connect(self.decline)
+        self.decline_box = box
+        box.open()
+
+    def keyPressEvent(self, event: QKeyEvent) -> None:
+        if event.key() == Qt.Key.Key_Escape:
+            event.accept()
+            self.reject()
+            return
+        super().keyPressEvent(event)
+
+    def closeEvent(self, event: QCloseEvent) -> None:
+        if self._settled:
+            super().closeEvent(event)
+            return
+        event.ignore()
+        self.reject()
 
     @staticmethod
     def _value(text: str) -> QLabel:

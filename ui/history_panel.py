@@ -3,8 +3,10 @@ replay a recorded run without a model (QA regression check)."""
 
 from __future__ import annotations
 
-from PySide6.QtCore import Signal, Slot
-from PySide6.QtGui import QBrush, QColor
+from typing import TYPE_CHECKING
+
+from PySide6.QtCore import Qt, Signal, Slot
+from PySide6.QtGui import QBrush, QColor, QKeySequence, QResizeEvent
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -12,34 +14,65 @@ from PySide6.QtWidgets import (
     QPushButton,
     QTableWidget,
     QTableWidgetItem,
+    QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
-from executor.checkpoint_store import RUNNING, RunSummary
-from executor.models import RunStatus
 from ui.history_words import distinctive, site_of, when_text
+from ui.icons import icon
+from ui.theme import status_colour
+from ui.words import history_words
+
+if TYPE_CHECKING:  # the core's types: the window paints before they load (docs/architecture.md)
+    from executor.checkpoint_store import RunSummary
 
 #: The run id is in every cell's tooltip: as a column it took the task's room in a narrow window.
 COLUMNS = ("Status", "When", "Site", "Task")
 TASK_COLUMN = 3
+#: Narrower than this, the Site column is hidden (the task's own words say more).
+NARROW = 560
+#: How the store says a run is going on, or (when it is not the one going on now) was interrupted.
+RUNNING = "RUNNING"
 #: Statuses a run can be continued from: paused at a gate, or interrupted mid-run (Stop, crash).
-RESUMABLE = frozenset({RunStatus.NEEDS_CONFIRMATION.value, RUNNING})
-_COLOURS = {
-    RunStatus.SUCCESS.value: "#15803d",
-    RunStatus.NEEDS_CONFIRMATION.value: "#b45309",
-    RUNNING: "#b45309",
-    RunStatus.FAILED.value: "#b91c1c",
-    RunStatus.BLOCKED_POLICY.value: "#b91c1c",
-    RunStatus.ABORTED_BUDGET.value: "#b91c1c",
+RESUMABLE = frozenset({"NEEDS_CONFIRMATION", RUNNING})
+_TONES = {
+    "SUCCESS": "ok",
+    "REPLAY_OK": "ok",
+    "NEEDS_CONFIRMATION": "warn",
+    "NEEDS_CLARIFICATION": "warn",
+    "INTERRUPTED": "warn",
+    "RUNNING": "info",
+    "PARTIAL": "warn",
+    "FAILED": "bad",
+    "BLOCKED_POLICY": "bad",
+    "DECLINED": "bad",
+    "ABORTED_BUDGET": "bad",
+    "REPLAY_DRIFT": "bad",
 }
+#: Modes that search the web: a run of one that names no site shows where it went this way.
+_SEARCHING = {"RESEARCH_ONLY", "HYBRID", "ACTION_THEN_RESEARCH", "CLARIFY_OR_FALLBACK"}
+
+
+def status_code(summary: RunSummary, active_run: str | None) -> str:
+    """RUNNING in the store means interrupted unless it is the run going on right now; a blocked run
+    the person declined says so."""
+    if summary.status == RUNNING and summary.run_id != active_run:
+        return "INTERRUPTED"
+    pending = summary.pending
+    if summary.status == "BLOCKED_POLICY" and pending is not None and "declined" in pending.message:
+        return "DECLINED"
+    return summary.status
 
 
 def status_text(summary: RunSummary, active_run: str | None) -> str:
-    """RUNNING in the store means interrupted unless it is the run going on right now."""
-    if summary.status == RUNNING and summary.run_id != active_run:
-        return "INTERRUPTED"
-    return summary.status
+    """The status in people's words ("Waiting for you", "Stopped; can resume"); the code is in the tooltip."""
+    return history_words(status_code(summary, active_run))
+
+
+def site_text(summary: RunSummary) -> str:
+    """The site the task names; for a task that names none but searched, "web search"."""
+    return site_of(summary.task) or ("web search" if summary.exec_mode in _SEARCHING else "")
 
 
 class HistoryPanel(QWidget):
@@ -64,18 +97,27 @@ class HistoryPanel(QWidget):
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        self.table.setWordWrap(False)
+        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)  # the start and the end both show
+        self.table.setShowGrid(False)
+        self.table.setAlternatingRowColors(True)
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(TASK_COLUMN, QHeaderView.ResizeMode.Stretch)
-        self.receipts_button = QPushButton("Open &receipts")
-        self.resume_button = QPushButton("Res&ume")
+        # Mnemonics unlike the task box's (&Plan, &Run) and the menus' (&File, &Examples).
+        self.receipts_button = QPushButton(icon("receipts"), "Receip&ts")
+        self.receipts_button.setToolTip("Open this run's receipts")
+        self.resume_button = QPushButton(icon("resume"), "Resu&me")
         self.resume_button.setToolTip("Continue a run paused at a gate or interrupted")
-        self.replay_button = QPushButton("Re&play")
+        self.replay_button = QPushButton(icon("replay"), "Repla&y")
         self.replay_button.setEnabled(False)
         self.replay_button.setToolTip(
             "Re-run the recorded actions without a model; report where the site drifted"
         )
-        self.refresh_button = QPushButton("Re&fresh")
+        self.refresh_button = QToolButton()  # an icon: four labelled buttons fit an 800 px window
+        self.refresh_button.setIcon(icon("refresh"))
+        self.refresh_button.setToolTip("Reload the list (F5)")
+        self.refresh_button.setShortcut(QKeySequence(QKeySequence.StandardKey.Refresh))
         buttons = QHBoxLayout()
         buttons.addWidget(self.receipts_button)
         buttons.addWidget(self.resume_button)
@@ -94,6 +136,11 @@ class HistoryPanel(QWidget):
         self.table.cellActivated.connect(self._on_row_activated)
         self._on_selection_changed()
 
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        """Narrow (an 800 px window): the Site column goes, so the task keeps room to be read."""
+        super().resizeEvent(event)
+        self.table.setColumnHidden(COLUMNS.index("Site"), event.size().width() < NARROW)
+
     def set_runs(self, runs: list[RunSummary], active_run: str | None = None) -> None:
         selected = self.selected()
         self._runs = list(runs)
@@ -102,16 +149,18 @@ class HistoryPanel(QWidget):
         shown = distinctive([run.task for run in self._runs])
         for row, run in enumerate(self._runs):
             self.table.insertRow(row)
-            status = status_text(run, active_run)
+            code = status_code(run, active_run)
             task = shown[row] or "(no task text)"
-            cells = (status, when_text(run.updated_at), site_of(run.task), task)
+            cells = (history_words(code), when_text(run.updated_at), site_text(run), task)
+            tip = f"run {run.run_id} · {code} · {run.exec_mode}"
+            waiting = run.pending.message if run.pending is not None and code in RESUMABLE else ""
             for column, text in enumerate(cells):
                 item = QTableWidgetItem(text)
                 item.setToolTip(
-                    f"{run.task}\nrun {run.run_id}" if column == TASK_COLUMN else f"run {run.run_id}"
+                    f"{run.task}\n{tip}" if column == TASK_COLUMN else f"{tip}\n{waiting}".strip()
                 )
                 if column == 0:
-                    item.setForeground(QBrush(QColor(_COLOURS.get(run.status, "#111827"))))
+                    item.setForeground(QBrush(QColor(status_colour(_TONES.get(code, "muted")))))
                 self.table.setItem(row, column, item)
             if selected is not None and run.run_id == selected.run_id:
                 self.table.selectRow(row)

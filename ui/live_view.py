@@ -7,77 +7,83 @@ run approaching its limit before the core aborts it.
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import Qt, QTimer, Signal, Slot
-from PySide6.QtGui import QPixmap, QResizeEvent
 from PySide6.QtWidgets import (
     QFormLayout,
     QHBoxLayout,
     QLabel,
     QProgressBar,
     QPushButton,
-    QSizePolicy,
     QVBoxLayout,
     QWidget,
 )
 
-from executor.events import ActionPerformed, StepStarted
-from executor.models import BudgetStateV1
-from planner.models import Budget
+from ui.icons import icon
+from ui.screenshot import ScreenshotLabel
+from ui.theme import status_colour
+
+if TYPE_CHECKING:  # the core's types: the window paints before they load (docs/architecture.md)
+    from executor.events import ActionPerformed, PageRead, StepStarted
+    from executor.models import BudgetStateV1
+    from planner.models import Budget
 
 
-def describe_action(action: dict[str, object]) -> str:
-    """`fill label "Email" = a@b.co` style text for the current-action line."""
+class Limits:
+    """A plan's budget limits as the bars show them (no plan yet: none)."""
+
+    max_time_ms: float = 0
+    max_tool_calls: float = 0
+    max_tokens: float = 0
+
+
+class Used:
+    """What a run used so far, as the bars show it (nothing yet)."""
+
+    time_ms_used: float = 0
+    tool_calls_used: float = 0
+    token_est_used: float = 0
+    person_wait_ms: float = 0
+
+
+_DONE = {
+    "click": "Clicked", "fill": "Typed into", "select": "Chose in", "check": "Ticked",
+    "press": "Pressed a key in", "scroll": "Scrolled", "wait": "Waited", "extract": "Read the page",
+    "download": "Downloaded", "upload": "Attached a file to", "done": "Finished",
+}  # fmt: skip
+_NOT_DONE = {"not_found": "not found", "ambiguous": "several matched", "timeout": "timed out",
+             "blocked": "blocked", "error": "failed"}  # fmt: skip
+
+
+def describe_action(action: dict[str, object], status: str = "ok") -> str:
+    """What an action did, in words: "Typed alice@example.com into “Email”", "Opened …"; how it
+    went when it did not ("… · not found")."""
     kind = str(action.get("kind", "action"))
     target = action.get("target")
-    where = ""
-    if isinstance(target, dict) and target:
-        key, value = next(iter(target.items()))
-        where = f' {key} "{value}"'
-    url = action.get("url")
+    named = ""
+    if isinstance(target, dict):
+        named = str(
+            target.get("label") or target.get("name") or target.get("text") or target.get("placeholder") or ""
+        )
+    where = f"“{named}”" if named else "a field" if kind in ("fill", "select") else "an element"
     value = action.get("value")
-    tail = f" → {url}" if url else (f" = {value}" if value is not None else "")
-    return f"{kind}{where}{tail}"
+    if kind == "navigate":
+        text = f"Opened {action.get('url', '')}"
+    elif kind == "fill" and value is not None:
+        text = f"Typed {_shown(str(value))} into {where}"
+    elif kind == "select" and value is not None:
+        text = f"Chose {_shown(str(value))} in {where}"
+    else:
+        verb = _DONE.get(kind, kind.capitalize())
+        text = f"{verb} {where}" if kind in ("click", "check", "press", "upload") else verb
+    return text if status in ("ok", "success") else f"{text} · {_NOT_DONE.get(status, status)}"
 
 
-class ScreenshotLabel(QLabel):
-    """Shows a pixmap scaled to fit, keeping its aspect ratio as the splitter moves."""
+def _shown(value: str) -> str:
+    from common.secrecy import REDACTED  # during a run only: loaded with the core
 
-    def __init__(self, placeholder: str, parent: QWidget | None = None) -> None:
-        super().__init__(placeholder, parent)
-        self._pixmap: QPixmap | None = None
-        self.setAlignment(Qt.AlignmentFlag.AlignCenter)
-        self.setMinimumSize(160, 100)
-        self.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Ignored)
-        self.setStyleSheet("QLabel { background: #f3f4f6; color: #6b7280; border: 1px solid #d1d5db; }")
-
-    def set_image(self, path: str | None) -> bool:
-        pixmap = QPixmap(path) if path else QPixmap()
-        if pixmap.isNull():
-            self._pixmap = None
-            self.setPixmap(QPixmap())
-            return False
-        self._pixmap = pixmap
-        self._rescale()
-        return True
-
-    @property
-    def has_image(self) -> bool:
-        return self._pixmap is not None
-
-    def resizeEvent(self, event: QResizeEvent) -> None:
-        super().resizeEvent(event)
-        self._rescale()
-
-    def _rescale(self) -> None:
-        if self._pixmap is not None:
-            self.setPixmap(
-                self._pixmap.scaled(
-                    self.size(),
-                    Qt.AspectRatioMode.KeepAspectRatio,
-                    Qt.TransformationMode.SmoothTransformation,
-                )
-            )
+    return "••••••" if REDACTED in value else value
 
 
 class LiveView(QWidget):
@@ -92,30 +98,30 @@ class LiveView(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
-        self._budget = Budget()
+        self._budget: Budget | Limits = Limits()
         self._latest: str | None = None
         # Between the run's BudgetUpdated events the time bar moves on from the last one it got.
-        self._used = BudgetStateV1()
+        self._used: BudgetStateV1 | Used = Used()
         self._used_at = time.monotonic()
         self._clock = QTimer(self)
         self._clock.setInterval(250)
         self._clock.timeout.connect(self._tick)
-        self.screenshot = ScreenshotLabel("No page yet")
-        self.action_label = QLabel("Idle")
+        self.screenshot = ScreenshotLabel("The page Waypost works on shows here while a task runs.")
+        self.action_label = QLabel("Nothing running.")
         self.action_label.setWordWrap(True)
         self.action_label.setAccessibleName("Current action")
         self.url_label = QLabel("")
         self.url_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.time_bar = self._bar("Time")
         self.wait_label = QLabel("")
-        self.wait_label.setStyleSheet("color: #4b5563;")
+        self.wait_label.setProperty("role", "muted")
         self.wait_label.setToolTip("Time spent answering a question is not charged to the time budget")
         self.calls_bar = self._bar("Tool calls")
         self.tokens_bar = self._bar("Tokens")
         self._paused = False
-        self.pause_button = QPushButton("Pa&use")
+        self.pause_button = QPushButton(icon("pause"), "Pa&use")
         self.pause_button.setToolTip("Hold before the next step; the browser stays open. Resume continues.")
-        self.stop_button = QPushButton("&Stop")
+        self.stop_button = QPushButton(icon("stop", status_colour("bad")), "&Stop")
         self.stop_button.setToolTip("Cancel the run now (receipts and checkpoint are kept)")
         self.set_running(False)
         form = QFormLayout()
@@ -147,7 +153,7 @@ class LiveView(QWidget):
 
     def set_budget(self, budget: Budget) -> None:
         self._budget = budget
-        self.on_budget_updated(BudgetStateV1())
+        self.on_budget_updated(Used())
 
     def set_running(self, running: bool) -> None:
         self.pause_button.setEnabled(running)
@@ -175,7 +181,7 @@ class LiveView(QWidget):
         self.screenshot.set_image(None)
         self.action_label.setText("Starting…")
         self.url_label.setText("")
-        self.on_budget_updated(BudgetStateV1())
+        self.on_budget_updated(Used())
 
     @property
     def paused(self) -> bool:
@@ -186,6 +192,7 @@ class LiveView(QWidget):
         """Pause becomes Resume while the run holds, and back."""
         self._paused = paused
         self.pause_button.setText("&Resume" if paused else "Pa&use")
+        self.pause_button.setIcon(icon("resume" if paused else "pause"))
 
     def _on_pause_clicked(self) -> None:
         (self.resume_requested if self._paused else self.pause_requested).emit()
@@ -196,7 +203,7 @@ class LiveView(QWidget):
         return self._latest
 
     @Slot(object)
-    def on_budget_updated(self, state: BudgetStateV1) -> None:
+    def on_budget_updated(self, state: BudgetStateV1 | Used) -> None:
         self._used, self._used_at = state, time.monotonic()
         b = self._budget
         self._fill(self.time_bar, state.time_ms_used / 1000, b.max_time_ms / 1000, "{:.1f} s")
@@ -218,10 +225,33 @@ class LiveView(QWidget):
 
     @Slot(object)
     def on_action_performed(self, event: ActionPerformed) -> None:
-        self.action_label.setText(f"{describe_action(event.action)} · {event.status}")
+        self.action_label.setText(describe_action(event.action, event.status))
+        self.action_label.setToolTip(f"{event.action.get('kind')}: {event.status} {event.message}".strip())
         self.url_label.setText(event.url or "")
         if event.screenshot_path and self.screenshot.set_image(event.screenshot_path):
             self._latest = event.screenshot_path
+
+    @Slot(object)
+    def on_page_read(self, event: PageRead) -> None:
+        """Research reads a page: its title, its address and (when taken) its picture."""
+        self.action_label.setText(f"Reading: {event.title or event.url}")
+        self.url_label.setText(event.url)
+        if event.screenshot_path and self.screenshot.set_image(event.screenshot_path):
+            self._latest = event.screenshot_path
+
+    def show_paused(self, paused: bool) -> str:
+        """Pause asked (or lifted): the button and the line say so; the line, for the status bar."""
+        self.set_paused(paused)
+        text = "Pausing after the current step…" if paused else "Resumed"
+        self.set_status_text(text)
+        return text
+
+    def show_held(self) -> None:
+        """The run reached its hold point: the clock stops and the line says what can be done."""
+        self.set_clock_running(False)
+        self.set_status_text(
+            "Paused. The browser stays open; press Resume to continue or Stop to end the run."
+        )
 
     def set_status_text(self, text: str) -> None:
         self.action_label.setText(text)

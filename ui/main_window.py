@@ -2,6 +2,8 @@
 
 Widgets render data and emit intents; this class only routes signals (`_connect_signals`) and
 keeps the little state that spans panels (the plan on screen, the open gate dialog, settings).
+It imports nothing of the core at module level: the window paints first, and the settings, the
+examples and the core arrive afterwards (`apply_settings`, `set_examples`, `RunController.set_core`).
 """
 
 from __future__ import annotations
@@ -10,37 +12,41 @@ from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QByteArray, QSettings, Qt, Signal, Slot
-from PySide6.QtGui import QAction, QCloseEvent, QKeySequence
-from PySide6.QtWidgets import QMainWindow, QMessageBox, QSplitter, QTabWidget, QVBoxLayout, QWidget
+from PySide6.QtGui import QCloseEvent
+from PySide6.QtWidgets import QMainWindow, QMessageBox, QTabWidget, QWidget
 
-from executor.checkpoint_store import RunSummary
-from executor.confirm import ConfirmRequest
-from executor.events import RunStarted
-from executor.models import RunBundleV1, RunStatus
-from planner.models import ExecutionPlan
 from ui.answer_panel import AnswerPanel
 from ui.channel_runs_view import WaitingRunsView
 from ui.controller import RunController
 from ui.examples import EXAMPLE_TASKS, ExampleTask
-from ui.gate_dialog import GateDialog
+from ui.gate_flow import GateFlow
 from ui.history_panel import HistoryPanel
+from ui.icons import icon
 from ui.live_view import LiveView
 from ui.plan_view import PlanView
 from ui.receipts_viewer import ReceiptsViewer
 from ui.resume_flow import ResumeFlow
-from ui.search_words import search_words
+from ui.resume_offer import WAITS_IN_HISTORY, ResumeOffer
+from ui.search_words import search_note
 from ui.secret_vault import SecretVault
-from ui.secrets_prompt import SecretsDialog
-from ui.settings_dialog import SettingsDialog
 from ui.task_panel import TaskInput, TaskPanel
-from ui.voice_bar import VoiceBar, install_voice
-from ui.voice_controller import VoiceController
-from ui.window_rules import MIN_WIDTH, cap_budget, changed_settings, default_size
-from ui.words import mode_words, outcome_words
+from ui.window_layout import LaterTabs, file_menus, two_columns
+from ui.window_rules import MIN_WIDTH, cap_budget, changed_settings, default_size, saved_words
+from ui.words import mode_words, outcome_words, plural, replay_words
 
-if TYPE_CHECKING:  # the planner and replay load with the core, after the window shows
+if TYPE_CHECKING:  # the core's types and the late parts: the window paints first (architecture.md)
+    from executor.checkpoint_store import RunSummary
+    from executor.confirm import ConfirmRequest
+    from executor.events import RunStarted
+    from executor.models import RunBundleV1
     from executor.replay import ReplayReport
+    from planner.models import ExecutionPlan
     from planner.service import PlannerChoice, PlanResult
+    from ui.gate_dialog import GateDialog
+    from ui.secrets_prompt import SecretsDialog
+    from ui.settings_dialog import SettingsDialog
+    from ui.voice_bar import VoiceBar
+    from ui.voice_controller import VoiceController
 
 _PLANNERS: dict[str, PlannerChoice] = {"rules": "rules", "llm": "llm", "auto": "auto"}
 
@@ -70,37 +76,40 @@ class MainWindow(QMainWindow):
         self.plan: ExecutionPlan | None = None
         self._planned_text: str | None = None
         self._review_only = False
-        self.gate_dialog: GateDialog | None = None
+        self.gate_flow = GateFlow(self, controller)
         self.settings_dialog: SettingsDialog | None = None
         self.resume_offer: QMessageBox | None = None
         self._declined_step: str | None = None
         self.setWindowTitle("Waypost")
+        self.setWindowIcon(icon("verify", "#2457d6"))
         self._window_state = window_state
         self.task_panel = TaskPanel(examples)
         self.task_panel.set_planner(str(self.settings.get("planner", "auto")))
         self._show_search_note()
         self.plan_view = PlanView()
         self.live_view = LiveView()
-        self.answer_panel = AnswerPanel()
-        self.receipts_viewer = ReceiptsViewer()
-        self.history_panel = HistoryPanel()
         self.resume_flow = ResumeFlow(self, controller, self.task_panel.show_notice, vault)
+        self._resume_offer = ResumeOffer(
+            self, controller.history, window_state, self._on_resume_requested, self._not_now
+        )
         self.tabs = QTabWidget()
+        self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.live_view, "&Live")
-        self.tabs.addTab(self.answer_panel, "A&nswer")
-        self.tabs.addTab(self.receipts_viewer, "Rece&ipts")
-        self.tabs.addTab(self.history_panel, "&History")
+        self._later = LaterTabs(self.tabs, ["A&nswer", "Rece&ipts", "&History"], self._make_tabs)
         self.waiting_view = WaitingRunsView.into(self.tabs, self._on_resume_requested, self.refresh_history)
-        self._layout()
-        self._menus()
+        central, self.splitter = two_columns(self.task_panel, self.plan_view, self.tabs)
+        self.setCentralWidget(central)
+        self.settings_action, self.quit_action, self.examples_menu = file_menus(
+            self, self.task_panel.examples_menu
+        )
         self._connect_signals()
         self.voice_bar: VoiceBar | None = None
         if voice is not None:
             self.attach_voice(voice)
         self.setMinimumWidth(MIN_WIDTH)
         self._restore_geometry()
-        self.refresh_history()
         if controller.core_is_ready:
+            self.refresh_history()
             self._show_ready()
         else:
             self.statusBar().showMessage("Starting…")
@@ -116,43 +125,28 @@ class MainWindow(QMainWindow):
 
     def attach_voice(self, voice: VoiceController) -> None:
         """Voice input joins the task box; the window may be showing already (voice loads late)."""
+        from ui.voice_bar import install_voice
+
         self.voice_bar = install_voice(self, self.task_panel, self.controller, voice)
+
+    def apply_settings(self, values: Mapping[str, Any]) -> None:
+        """The settings in effect (read after first paint, or saved): the planner, the search line."""
+        self.settings = {k: v for k, v in values.items() if k != "api_key"}
+        self.task_panel.set_planner(str(self.settings.get("planner", "auto")))
+        self._show_search_note()
+        if self.controller.core_is_ready and not self.controller.busy:
+            self._show_ready()
+
+    def set_examples(self, examples: Sequence[ExampleTask]) -> None:
+        """The example tasks (the bundled site's, once it serves) in the button and the menu."""
+        self.task_panel.set_examples(examples)
+        self.examples_menu.clear()
+        for action in self.task_panel.examples_menu.actions():
+            self.examples_menu.addAction(action)
 
     @property
     def safe_mode(self) -> bool:
         return bool(self.settings.get("safe_mode", True))
-
-    def _layout(self) -> None:
-        left = QSplitter(Qt.Orientation.Vertical)
-        left.addWidget(self.task_panel)
-        left.addWidget(self.plan_view)
-        left.setStretchFactor(0, 0)
-        left.setStretchFactor(1, 1)
-        left.setSizes([150, 610])
-        self.splitter = QSplitter(Qt.Orientation.Horizontal)
-        self.splitter.addWidget(left)
-        self.splitter.addWidget(self.tabs)
-        self.splitter.setStretchFactor(0, 1)
-        self.splitter.setStretchFactor(1, 1)
-        self.splitter.setSizes([580, 680])
-        central = QWidget()
-        box = QVBoxLayout(central)
-        box.setContentsMargins(8, 8, 8, 4)
-        box.addWidget(self.splitter)
-        self.setCentralWidget(central)
-
-    def _menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        self.settings_action = QAction("&Settings…", self)
-        self.settings_action.setShortcut(QKeySequence.StandardKey.Preferences)
-        self.quit_action = QAction("&Quit", self)
-        self.quit_action.setShortcut(QKeySequence.StandardKey.Quit)
-        file_menu.addAction(self.settings_action)
-        file_menu.addSeparator()
-        file_menu.addAction(self.quit_action)
-        examples = self.menuBar().addMenu("&Examples")
-        for action in self.task_panel.examples_menu.actions():
-            examples.addAction(action)
 
     def _connect_signals(self) -> None:
         c = self.controller
@@ -167,8 +161,8 @@ class MainWindow(QMainWindow):
         c.plan_revised.connect(self.plan_view.on_plan_revised)
         c.gate_requested.connect(self._on_gate_requested)
         c.gate_closed.connect(self._on_gate_closed)
-        c.evidence_added.connect(self.answer_panel.on_evidence_added)
         c.action_performed.connect(self.live_view.on_action_performed)
+        c.page_read.connect(self.live_view.on_page_read)
         c.budget_updated.connect(self.live_view.on_budget_updated)
         c.run_finished.connect(self._on_run_finished)
         c.run_finished.connect(self.resume_flow.on_run_finished)
@@ -182,13 +176,39 @@ class MainWindow(QMainWindow):
         c.paused_changed.connect(self._on_paused_changed)
         c.held.connect(self._on_held)
         self.live_view.stop_requested.connect(c.stop)
-        self.history_panel.receipts_requested.connect(self._on_receipts_requested)
-        self.history_panel.resume_requested.connect(self._on_resume_requested)
-        self.history_panel.replay_requested.connect(self._on_replay_requested)
         c.replay_finished.connect(self._on_replay_finished)
-        self.history_panel.refresh_requested.connect(self.refresh_history)
         self.settings_action.triggered.connect(self._on_settings_triggered)
         self.quit_action.triggered.connect(self.close)
+
+    def _make_tabs(self) -> list[QWidget]:
+        """The Answer, Receipts and History pages, built after the first paint (ui/window_layout.py)."""
+        self._answer, self._receipts, self._history = AnswerPanel(), ReceiptsViewer(), HistoryPanel()
+        self.controller.evidence_added.connect(self._answer.on_evidence_added)
+        self._history.receipts_requested.connect(self._on_receipts_requested)
+        self._history.resume_requested.connect(self._on_resume_requested)
+        self._history.replay_requested.connect(self._on_replay_requested)
+        self._history.refresh_requested.connect(self.refresh_history)
+        return [self._answer, self._receipts, self._history]
+
+    @property
+    def answer_panel(self) -> AnswerPanel:
+        self._later.ensure()
+        return self._answer
+
+    @property
+    def receipts_viewer(self) -> ReceiptsViewer:
+        self._later.ensure()
+        return self._receipts
+
+    @property
+    def history_panel(self) -> HistoryPanel:
+        self._later.ensure()
+        return self._history
+
+    def finish_tabs(self) -> None:
+        """Builds the pages of the tabs not showing (the bootstrap calls it after the first paint)."""
+        self._later.ensure()
+        self.refresh_history()
 
     # --- public --------------------------------------------------------------------------------
 
@@ -198,30 +218,21 @@ class MainWindow(QMainWindow):
         self.waiting_view.show_waiting(self.controller)
 
     def paused_run(self) -> RunSummary | None:
-        """The newest run waiting at a gate, if any."""
-        for run in self.controller.history():
-            if run.status == RunStatus.NEEDS_CONFIRMATION.value:
-                return run
-        return None
+        """The newest run that can be continued (ui/resume_offer.py), if any."""
+        return self._resume_offer.run()
 
     def offer_resume(self) -> bool:
-        """On start: if a run waits at a gate, ask (without blocking) whether to resume it."""
-        run = self.paused_run()
-        if run is None:
-            return False
-        box = QMessageBox(self)
-        box.setIcon(QMessageBox.Icon.Question)
-        box.setWindowTitle("Resume paused run?")
-        gate = run.pending.message if run.pending else "a confirmation"
-        box.setText(f"A run is waiting for your confirmation:\n\n{run.task}\n\n{gate}")
-        box.setInformativeText("Resume it now? The gate is asked again before anything happens.")
-        box.setStandardButtons(QMessageBox.StandardButton.Yes | QMessageBox.StandardButton.No)
-        box.setDefaultButton(QMessageBox.StandardButton.No)
-        box.accepted.connect(lambda: self._on_resume_requested(run.run_id))
-        box.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
-        self.resume_offer = box
-        box.open()
-        return True
+        """On start: if a run can be continued, ask (without blocking) whether to resume it."""
+        offered = self._resume_offer.offer()
+        self.resume_offer = self._resume_offer.box
+        return offered
+
+    def _not_now(self, run_id: str) -> None:
+        """No: the run stays in History, shown there selected, and the notice says so."""
+        self.tabs.setCurrentWidget(self.history_panel)
+        self.history_panel.select_run(run_id)
+        self.task_panel.show_notice(WAITS_IN_HISTORY, "info")
+        self.statusBar().showMessage(WAITS_IN_HISTORY)
 
     # --- slots ---------------------------------------------------------------------------------
 
@@ -262,10 +273,10 @@ class MainWindow(QMainWindow):
             self._planned_text = self.task_panel.current_input().text
         self.plan_view.set_plan(result.plan, result.planner_used)
         self.live_view.set_budget(self._capped(result.plan).budget)
-        steps = len(result.plan.steps)
+        steps = plural(len(result.plan.steps), "step")
         if result.plan.clarification_question:
             self.task_panel.show_notice(result.plan.clarification_question, "question")
-        self.statusBar().showMessage(f"Plan ready: {mode_words(result.plan.mode.value)}, {steps} steps")
+        self.statusBar().showMessage(f"Plan ready: {mode_words(result.plan.mode.value)}, {steps}")
 
     @Slot(object)
     def _on_plan_loaded(self, plan: ExecutionPlan) -> None:
@@ -279,6 +290,7 @@ class MainWindow(QMainWindow):
     @Slot(object)
     def _on_run_started(self, event: RunStarted) -> None:
         self.answer_panel.clear()
+        self.task_panel.clear_notice()  # an earlier note (where a run waited) is past
         self._declined_step = None
         if not event.resumed:
             self.live_view.reset()
@@ -290,25 +302,21 @@ class MainWindow(QMainWindow):
 
     @Slot(object)
     def _on_gate_requested(self, request: ConfirmRequest) -> None:
-        self.plan_view.mark_waiting(request.step_id)
+        if not self.controller.replaying:  # a replay's gate is not a step of the plan on screen
+            self.plan_view.mark_waiting(request.step_id)
         self.live_view.set_clock_running(False)  # a person's time is not the run's
         self._declined_step = request.step_name  # named if the person declines
         self.live_view.set_status_text(f"Waiting for your confirmation: {request.step_name}")
-        dialog = GateDialog(request, self.controller.run_dir(request.run_id), self)
-        dialog.accepted.connect(self.controller.approve)
-        dialog.rejected.connect(self.controller.deny)
-        self.gate_dialog = dialog
-        dialog.open()
+        self.gate_flow.open(request)
+
+    @property
+    def gate_dialog(self) -> GateDialog | None:
+        """The open gate question, if any."""
+        return self.gate_flow.dialog
 
     @Slot(str)
     def _on_gate_closed(self, answer: str) -> None:
-        dialog, self.gate_dialog = self.gate_dialog, None
-        if dialog is not None:
-            dialog.accepted.disconnect(self.controller.approve)
-            dialog.rejected.disconnect(self.controller.deny)
-            dialog.close()
-            dialog.deleteLater()
-        self.statusBar().showMessage(f"Gate answered: {answer}")
+        self.statusBar().showMessage(self.gate_flow.close(answer))
 
     @Slot(object)
     def _on_run_finished(self, bundle: RunBundleV1) -> None:
@@ -321,9 +329,10 @@ class MainWindow(QMainWindow):
         self.receipts_viewer.spawn(self.receipts_viewer.load(self.controller.run_dir(bundle.run_id)))
         words = outcome_words(bundle, self._declined_step)
         question = bundle.pending_user_input.question if bundle.pending_user_input else None
-        if bundle.run_status is RunStatus.NEEDS_CLARIFICATION and question:
+        status = bundle.run_status.value
+        if status == "NEEDS_CLARIFICATION" and question:
             self.task_panel.show_notice(question, "question")
-        elif bundle.run_status in (RunStatus.FAILED, RunStatus.ABORTED_BUDGET):
+        elif status in ("FAILED", "ABORTED_BUDGET"):
             self.task_panel.show_notice(f"{words}: {bundle.reason}")
         self.live_view.set_status_text(words)
         self.statusBar().showMessage(words)
@@ -332,13 +341,14 @@ class MainWindow(QMainWindow):
     @Slot(str)
     def _on_replay_requested(self, run_id: str) -> None:
         if not self.controller.busy:
-            self.statusBar().showMessage(f"Replaying {run_id} without a model…")
+            self.statusBar().showMessage("Replaying the recorded actions without a model…")
             self.controller.replay_run(run_id)
 
     @Slot(object)
     def _on_replay_finished(self, report: ReplayReport) -> None:
         """The replay's own receipts open, so QA sees the drifted step beside its screenshots."""
-        self.statusBar().showMessage(("Replay OK: " if report.ok else "Replay DRIFT: ") + report.summary())
+        self.statusBar().showMessage(replay_words(report))
+        self.statusBar().setToolTip(report.summary())
         self.refresh_history()
         self._on_receipts_requested(report.replay_run, str(self.controller.run_dir(report.replay_run)))
 
@@ -346,32 +356,29 @@ class MainWindow(QMainWindow):
     def _on_run_cancelled(self, run_id: str) -> None:
         self.plan_view.model.stop_unfinished()
         self.live_view.set_status_text("Stopped; the run can be resumed from History")
-        self.statusBar().showMessage(f"Stopped {run_id or 'the current operation'}")
+        self.statusBar().showMessage("Stopped; the run waits in History" if run_id else "Stopped")
 
     @Slot(bool)
     def _on_paused_changed(self, paused: bool) -> None:
-        self.live_view.set_paused(paused)
-        text = "Pausing after the current step…" if paused else "Resumed"
-        self.live_view.set_status_text(text)
-        self.statusBar().showMessage(text)
+        self.statusBar().showMessage(self.live_view.show_paused(paused))
 
     @Slot()
     def _on_held(self) -> None:
-        self.live_view.set_clock_running(False)
-        text = "Paused. The browser stays open; press Resume to continue or Stop to end the run."
-        self.live_view.set_status_text(text)
+        self.live_view.show_held()
         self.statusBar().showMessage("Paused")
 
     @Slot(str)
     def _on_failed(self, message: str) -> None:
+        """What happened and where to fix it (ui/error_words.py); the code is in the tooltip."""
         self.plan_view.model.stop_unfinished()
-        self.task_panel.show_notice(f"Could not finish: {message}")
+        self.task_panel.show_notice(message)
+        self.task_panel.notice.setToolTip(self.controller.last_error)
         if (
             self.controller.current_run_id is None
         ):  # planning failed: no old plan stays as if it were this one
             self.plan_view.set_plan(None)
-        self.statusBar().showMessage(f"Error: {message}")
-        self.live_view.set_status_text(f"Error: {message}")
+        self.statusBar().showMessage("Could not finish; see the note under the task box")
+        self.live_view.set_status_text(message)
 
     @Slot(bool)
     def _on_busy_changed(self, busy: bool) -> None:
@@ -396,6 +403,8 @@ class MainWindow(QMainWindow):
 
     @Slot()
     def _on_settings_triggered(self) -> None:
+        from ui.settings_dialog import SettingsDialog  # built when opened, after first paint
+
         dialog = SettingsDialog(self.settings, self)
         dialog.saved.connect(self._on_settings_saved)
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
@@ -405,25 +414,20 @@ class MainWindow(QMainWindow):
     @Slot(dict)
     def _on_settings_saved(self, values: dict[str, Any]) -> None:
         changed = changed_settings(self.settings, values)
-        self.settings = {k: v for k, v in values.items() if k != "api_key"}
+        chosen = {k: v for k, v in values.items() if k != "api_key"}
         if "api_key" in values:
-            self.settings["api_key_set"] = True
-        self.task_panel.set_planner(str(self.settings.get("planner", "auto")))
-        self._show_search_note()
-        self.settings_saved.emit(values)
-        when = "when the current run ends" if self.controller.busy else "from the next run"
-        text = f"Settings saved: {', '.join(changed)} changed; in effect {when}." if changed else (
-            "Settings saved: nothing changed.")  # fmt: skip
+            chosen["api_key_set"] = True
+        self.apply_settings(chosen)
+        self.settings_saved.emit(values)  # app/ saves them and may give back the values in effect
+        text = saved_words(changed, self.controller.busy)
         self.task_panel.show_notice(text, "info")
         self.statusBar().showMessage(text)
 
     def _show_search_note(self) -> None:
-        site = self.controller.site.base_url if self.controller.site is not None else None
-        provider, url = (
-            str(self.settings.get("search_provider") or "browser"),
-            self.settings.get("search_url"),
-        )
-        self.task_panel.set_search_note(search_words(provider, str(url) if url else None, site))
+        """Where research goes, once the settings are known (they arrive after first paint)."""
+        if self.settings:
+            site = self.controller.site.base_url if self.controller.site is not None else None
+            self.task_panel.set_search_note(search_note(self.settings, site))
 
     def _restore_geometry(self) -> None:
         saved = self._window_state.value("geometry") if self._window_state is not None else None
@@ -443,6 +447,7 @@ class MainWindow(QMainWindow):
     async def aclose(self) -> None:
         """Waits until the run and any receipts work have wound down (after close)."""
         await self.controller.aclose()
-        await self.receipts_viewer.aclose()
+        if self._later.built:
+            await self._receipts.aclose()
         if self.voice_bar is not None:
             await self.voice_bar.voice.aclose()

@@ -7,33 +7,43 @@ reason codes sit above the table so a person sees why the planner chose this sha
 from __future__ import annotations
 
 from html import escape
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt, Slot
 from PySide6.QtGui import QBrush, QColor
-from PySide6.QtWidgets import QAbstractItemView, QHeaderView, QLabel, QTableView, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLabel,
+    QSizePolicy,
+    QTableView,
+    QVBoxLayout,
+    QWidget,
+)
 
-from executor.events import PlanRevised, StepStarted
-from executor.models import EXEC_MODE_FOR_PLAN, StepRunV1, StepStatus
-from planner.model_words import time_line
-from planner.models import ExecutionPlan, Step
-from ui.words import mode_words, step_words
+from ui.theme import status_colour, tokens
+from ui.words import mode_words, plural, step_words
+
+if TYPE_CHECKING:  # the core's types: the window paints before they load (docs/architecture.md)
+    from executor.events import PlanRevised, StepStarted
+    from executor.models import StepRunV1
+    from planner.models import ExecutionPlan, Step
 
 #: Visible columns stay few so the step's name is readable at 800 px; its id, family, dependencies
 #: and gate are in the row's tooltip.
-COLUMNS = ("Step", "Kind", "Status", "Time", "Calls")
+COLUMNS = ("Step", "Kind", "Status", "Time", "Work")
 STATUS_COLUMN = COLUMNS.index("Status")
 
-#: Status colours, readable on a light background.
-STATUS_COLOURS: dict[str, str] = {
-    StepStatus.PENDING: "#6b7280",
-    StepStatus.RUNNING: "#1d4ed8",
-    StepStatus.SUCCESS: "#15803d",
-    StepStatus.FAILED: "#b91c1c",
-    StepStatus.SKIPPED: "#92400e",
-    StepStatus.BLOCKED_GATE: "#b91c1c",
-    "WAITING": "#b45309",
-    "STOPPED": "#92400e",
+#: Each step state's tone in the theme's status colours (ui/theme.py).
+STATUS_TONES: dict[str, str] = {
+    "PENDING": "muted",
+    "RUNNING": "info",
+    "SUCCESS": "ok",
+    "FAILED": "bad",
+    "SKIPPED": "warn",
+    "BLOCKED_GATE": "bad",
+    "WAITING": "warn",
+    "STOPPED": "warn",
 }
 
 _Index = QModelIndex | QPersistentModelIndex
@@ -55,7 +65,7 @@ class PlanTableModel(QAbstractTableModel):
         self.plan_id = plan.plan_id if plan else None
         self._steps = list(plan.steps) if plan else []
         self._row = {s.step_id: i for i, s in enumerate(self._steps)}
-        self._status = {s.step_id: StepStatus.PENDING for s in self._steps}
+        self._status = {s.step_id: "PENDING" for s in self._steps}
         self._runs = {}
         self.endResetModel()
 
@@ -82,13 +92,13 @@ class PlanTableModel(QAbstractTableModel):
     def set_step_run(self, run: StepRunV1) -> None:
         if run.step_id in self._row:
             self._runs[run.step_id] = run
-            self._status[run.step_id] = run.status
+            self._status[run.step_id] = str(run.status)
             self._changed(run.step_id)
 
     def stop_unfinished(self) -> None:
         """The run ended (stop, abort, finish): a step still RUNNING or asking is STOPPED, not live."""
         for step_id, status in self._status.items():
-            if status in (StepStatus.RUNNING, "WAITING"):
+            if status in ("RUNNING", "WAITING"):
                 self.set_status(step_id, "STOPPED")
 
     def _changed(self, step_id: str) -> None:
@@ -115,19 +125,24 @@ class PlanTableModel(QAbstractTableModel):
         if role == Qt.ItemDataRole.DisplayRole:
             return self._text(step, index.column())
         if role == Qt.ItemDataRole.ForegroundRole and index.column() == STATUS_COLUMN:
-            return QBrush(QColor(STATUS_COLOURS.get(self._status[step.step_id], "#111827")))
+            return QBrush(QColor(status_colour(STATUS_TONES.get(self._status[step.step_id], "muted"))))
         if role == Qt.ItemDataRole.ToolTipRole:
-            run = self._runs.get(step.step_id)
-            if run is not None and run.error:
-                return f"{run.error_code or 'error'}: {run.error}"
-            status = self._status[step.step_id]
-            after = ", ".join(step.depends_on) or "nothing"
-            gate = step.policy_gate_id or "none"
-            return (
-                f"{step.step_id}: {step.name or step.type_name} · {status}\n"
-                f"{step.family.value} / {step.type_name} · after {after} · gate {gate}"
-            )
+            return self._tooltip(step)
         return None
+
+    def _tooltip(self, step: Step) -> str:
+        """The step's whole name first (a cell may be cut), then what went wrong, then the codes."""
+        run = self._runs.get(step.step_id)
+        status = self._status[step.step_id]
+        lines = [step.name or step.type_name]
+        if run is not None and run.error:
+            lines.append(f"{step_words(status)}: {run.error}")
+        after = ", ".join(step.depends_on) or "nothing"
+        gate = step.policy_gate_id or "none"
+        code = f" · {run.error_code}" if run is not None and run.error_code else ""
+        kind = f"{step.family.value} / {step.type_name}"
+        lines.append(f"{step.step_id} · {status}{code} · {kind} · after {after} · gate {gate}")
+        return "\n".join(lines)
 
     def _text(self, step: Step, column: int) -> str:
         run = self._runs.get(step.step_id)
@@ -136,26 +151,32 @@ class PlanTableModel(QAbstractTableModel):
             step.type_name.replace("_", " ").capitalize(),
             step_words(self._status[step.step_id]),
             f"{run.duration_ms / 1000:.1f} s" if run is not None else "",
-            _calls(run),
+            _work(run, acts=step.family.value == "ACT"),
         )
         return values[column]
+
+
+#: The planner, as the plan line names it.
+PLANNER_WORDS = {"rules": "the rules", "llm": "the model", "auto": "the rules or the model"}
 
 
 def revision_line(event: PlanRevised) -> str:
     """The plan view's header after a replan: the version, what it replaced and why."""
     return (
-        f"<b>Plan v{event.version}</b> · {len(event.plan.steps)} steps · replaced "
+        f"<b>Plan v{event.version}</b> · {plural(len(event.plan.steps), 'step')} · replaced "
         f"{event.replaced_step_id or 'a step'}<br>"
-        f"<span style='color:#4b5563'>{escape(event.reason)}</span>"
+        f"<span style='color:{tokens().muted}'>{escape(event.reason)}</span>"
     )
 
 
-def _calls(run: StepRunV1 | None) -> str:
-    """Tool calls, and the browser actions an ACT step made inside its one call."""
+def _work(run: StepRunV1 | None, *, acts: bool) -> str:
+    """What a step did: an acting step's browser actions ("4 actions"), another's tool calls
+    ("1 call"); the other count is in the row's tooltip."""
     if run is None:
         return ""
-    calls = str(len(run.tool_calls))
-    return f"{calls} · {len(run.actions)} actions" if run.actions else calls
+    if acts and run.actions:
+        return plural(len(run.actions), "action")
+    return plural(len(run.tool_calls), "call")
 
 
 class PlanView(QWidget):
@@ -173,11 +194,18 @@ class PlanView(QWidget):
         self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.table.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.table.verticalHeader().setVisible(False)
-        self.table.setWordWrap(False)
+        self.table.setWordWrap(True)  # a long step name wraps (whole in its tooltip), never cut mid-word
         self.table.setTextElideMode(Qt.TextElideMode.ElideRight)
+        self.table.setShowGrid(False)
+        self.table.setAlternatingRowColors(True)
+        # Its height is what the column has left: asked for its full height, a long plan's table
+        # squeezed the task box above it (the voice row over the task's last line at 800x560).
+        self.table.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Ignored)
+        self.table.setMinimumHeight(3 * self.table.fontMetrics().height() + 24)  # header and two rows
         header = self.table.horizontalHeader()
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         header.setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
         box.addWidget(self.summary)
@@ -191,9 +219,12 @@ class PlanView(QWidget):
         if plan is None:
             self.summary.setText("No plan yet.")
             return
-        by = f" · planned by {planner_used}" if planner_used else ""
+        from executor.models import EXEC_MODE_FOR_PLAN  # loaded with the core that made the plan
+        from planner.model_words import time_line
+
+        by = f" · planned by {PLANNER_WORDS.get(planner_used, planner_used)}" if planner_used else ""
         reasons = ", ".join(plan.reason_codes) or "none"
-        text = f"<b>{escape(mode_words(plan.mode.value))}</b>{by} · {len(plan.steps)} steps"
+        text = f"<b>{escape(mode_words(plan.mode.value))}</b>{by} · {plural(len(plan.steps), 'step')}"
         self.summary.setToolTip(
             f"Mode {plan.mode.value} ({EXEC_MODE_FOR_PLAN[plan.mode].value}) · {plan.plan_status.value}\n"
             f"Reasons: {reasons}"
@@ -211,7 +242,7 @@ class PlanView(QWidget):
 
     @Slot(object)
     def on_step_started(self, event: StepStarted) -> None:
-        self.model.set_status(event.step_id, StepStatus.RUNNING)
+        self.model.set_status(event.step_id, "RUNNING")
 
     @Slot(object)
     def on_step_finished(self, run: StepRunV1) -> None:

@@ -1,21 +1,39 @@
-"""The table of a run folder: one row per ActionRecord and per research read of receipts.jsonl."""
+"""The table of a run folder: one row per ActionRecord and per research read of receipts.jsonl.
+
+Visible cells are in people's words (what was done, to which element by its name, how it went); the
+record's codes are in the tooltips. The receipts types load with the first folder opened, after the
+window has painted (docs/architecture.md, "Cold start").
+"""
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPersistentModelIndex, Qt
 from PySide6.QtGui import QBrush, QColor
 
-from receipts.errors import RunFolderError
-from receipts.layout import RunFolder
-from receipts.models import ActionRecord, EvidenceReadRecord, FileRef
-from receipts.report import describe_target
+from ui.theme import status_colour
+
+if TYPE_CHECKING:
+    from receipts.layout import RunFolder
+    from receipts.models import ActionRecord, EvidenceReadRecord, FileRef
+
+    #: The rows of the table: what the run did on pages, and what its research read.
+    Row = ActionRecord | EvidenceReadRecord
 
 COLUMNS = ("Time", "Action", "Target", "Value", "Outcome", "URL", "DOM hash")
 _OK = {"ok", "success"}
 _Index = QModelIndex | QPersistentModelIndex
+ACTION_WORDS = {
+    "navigate": "Open", "click": "Click", "fill": "Type", "select": "Choose", "check": "Tick",
+    "press": "Press key", "scroll": "Scroll", "wait": "Wait", "extract": "Read text",
+    "download": "Download", "upload": "Attach", "done": "Finish", "read": "Read page",
+}  # fmt: skip
+OUTCOME_WORDS = {
+    "ok": "Done", "success": "Done", "not_found": "Not found", "ambiguous": "Several matched",
+    "timeout": "Timed out", "blocked": "Blocked", "error": "Error",
+}  # fmt: skip
 
 
 def value_text(value: str | list[str] | None) -> str:
@@ -24,30 +42,46 @@ def value_text(value: str | list[str] | None) -> str:
     return ", ".join(value) if isinstance(value, list) else value
 
 
-#: The rows of the table: what the run did on pages, and what its research read.
-Row = ActionRecord | EvidenceReadRecord
+def target_words(record: ActionRecord) -> str:
+    """The element by its name on the page (“Email” (textbox)); by how the plan named it otherwise;
+    for an Open, the page it opened."""
+    from receipts.report import describe_target
+
+    if record.action.get("kind") == "navigate":
+        return str(record.action.get("url") or "")
+    resolved = record.target_resolved or {}
+    name, role = resolved.get("name"), resolved.get("role")
+    if name:
+        return f"“{name}”" + (f" ({role})" if role else "")
+    requested = record.target_requested or {}
+    if "index" in requested and len(requested) == 1:
+        return str(resolved.get("description") or "an element of the page as the run saw it")
+    return describe_target(requested or resolved)
 
 
 def row_cells(record: Row) -> tuple[str, ...]:
     """The table's text for one record; the value is the stored (already redacted) one."""
+    from receipts.models import EvidenceReadRecord
+
     if isinstance(record, EvidenceReadRecord):
         return (
             record.time.astimezone().strftime("%H:%M:%S"),
-            "read",
+            ACTION_WORDS["read"],
             record.title,
             record.snippet[:120],
-            "ok",
+            "Done",
             record.url,
             (record.content_sha256 or "")[:10],
         )
     state = record.after if record.after.url else record.before
     dom = record.after.dom_hash or record.before.dom_hash or ""
+    kind = str(record.action.get("kind", "?"))
     return (
         record.time.astimezone().strftime("%H:%M:%S"),
-        str(record.action.get("kind", "?")),
-        describe_target(record.target_resolved or record.target_requested),
+        ACTION_WORDS.get(kind, kind.capitalize()),
+        target_words(record),
         value_text(record.value),
-        record.outcome.status,
+        OUTCOME_WORDS.get(record.outcome.status.lower(), record.outcome.status),
         state.url,
         dom[:10],
     )
@@ -66,6 +100,8 @@ class ReceiptsTableModel(QAbstractTableModel):
         self.endResetModel()
 
     def shot_path(self, ref: FileRef | None) -> Path | None:
+        from receipts.errors import RunFolderError
+
         if ref is None or self.folder is None:
             return None
         try:
@@ -85,6 +121,8 @@ class ReceiptsTableModel(QAbstractTableModel):
         return None
 
     def data(self, index: _Index, role: int = 0) -> Any:
+        from receipts.models import EvidenceReadRecord
+
         if not index.isValid():
             return None
         record = self.records[index.row()]
@@ -97,11 +135,16 @@ class ReceiptsTableModel(QAbstractTableModel):
             if column == "DOM hash":
                 return f"after: {record.after.dom_hash}\nbefore: {record.before.dom_hash}"
             if column == "Outcome":
-                return record.outcome.message or record.outcome.status
+                return f"{record.outcome.status}: {record.outcome.message}".rstrip(": ")
             if column == "URL":
                 return f"before: {record.before.url}\nafter: {record.after.url}"
+            if column == "Action":
+                return f"{record.action.get('kind')} (record {record.seq})"
+            if column == "Target":
+                asked, found = record.target_requested, record.target_resolved
+                return f"asked: {asked}\nresolved: {found}"
             return row_cells(record)[index.column()]
         if role == Qt.ItemDataRole.ForegroundRole and COLUMNS[index.column()] == "Outcome":
             ok = isinstance(record, EvidenceReadRecord) or record.outcome.status.lower() in _OK
-            return QBrush(QColor("#15803d" if ok else "#b91c1c"))
+            return QBrush(QColor(status_colour("ok" if ok else "bad")))
         return None

@@ -7,12 +7,12 @@ task this widget owns and cancels on close, so a large run never freezes the win
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Callable, Coroutine
+import re
+from collections.abc import Coroutine
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QItemSelection, Qt, QUrl, Signal, Slot
-from PySide6.QtGui import QDesktopServices
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QHBoxLayout,
@@ -26,15 +26,24 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from receipts.attest import RunCheck, check_run
-from receipts.layout import RunFolder
-from receipts.models import ActionRecord, EvidenceReadRecord
-from receipts.report import export_report, read_records
-from ui.live_view import ScreenshotLabel
-from ui.receipts_model import COLUMNS, ReceiptsTableModel, Row
+from ui.icons import icon
+from ui.open_outside import Opener, OpenNote, OpenUrl
+from ui.receipts_model import COLUMNS, ReceiptsTableModel
+from ui.screenshot import ScreenshotLabel
+from ui.theme import restyle
+from ui.words import history_words, plural
+
+if TYPE_CHECKING:  # the receipts load with the first folder opened (docs/architecture.md, "Cold start")
+    from receipts.attest import RunCheck
+    from receipts.layout import RunFolder
+    from ui.receipts_model import Row
 
 
 def _load(run_dir: Path) -> tuple[RunFolder, list[Row], int]:
+    from receipts.layout import RunFolder
+    from receipts.models import ActionRecord, EvidenceReadRecord
+    from receipts.report import read_records
+
     folder = RunFolder(run_dir)
     records = [r for _, r in read_records(folder)]
     return folder, [r for r in records if isinstance(r, ActionRecord | EvidenceReadRecord)], len(records)
@@ -42,8 +51,15 @@ def _load(run_dir: Path) -> tuple[RunFolder, list[Row], int]:
 
 def describe_check(check: RunCheck) -> str:
     """The verdict `waypost receipts verify` gives, in the same words: OK only for a complete run,
-    signed by a key this install trusts, with every file untouched."""
-    return f"Verify {check.summary()}"
+    signed by a key this install trusts, with every file untouched. A key id shows its first 16
+    hex digits (whole in the tooltip), so the line wraps in a narrow window; the run's status reads
+    as History says it ("Done", not SUCCESS), the code stays in the tooltip."""
+    text = _RUN_CODE.sub(lambda m: f"; run “{history_words(m.group(1))}”;", check.summary())
+    return _LONG_HEX.sub(r"\1…", f"Verify {text}")
+
+
+_LONG_HEX = re.compile(r"\b([0-9a-f]{16})[0-9a-f]{24,}\b")
+_RUN_CODE = re.compile(r"; run ([A-Z_]+);")
 
 
 class ReceiptsViewer(QWidget):
@@ -56,19 +72,23 @@ class ReceiptsViewer(QWidget):
 
     def __init__(self, parent: QWidget | None = None) -> None:
         super().__init__(parent)
+        self.opener = Opener(self)
         #: How folders and reports are opened; tests swap it.
-        self.open_url: Callable[[QUrl], bool] = QDesktopServices.openUrl
+        self.open_url: OpenUrl = self.opener.open
+        #: Says what happened when nothing could open the folder or report (path, Copy).
+        self.open_note = OpenNote()
         self._tasks: set[asyncio.Task[Any]] = set()
         self.model = ReceiptsTableModel()
         self.title = QLabel("No run loaded: pick one in History.")
+        self.title.setWordWrap(True)
         self.title.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
         self.verify_label = QLabel("")
         self.verify_label.setWordWrap(True)
-        self.verify_button = QPushButton("&Verify")
+        self.verify_button = QPushButton(icon("verify"), "&Verify")  # short labels: 800 px fits them
         self.verify_button.setToolTip("Check the hash chain, the signature and every file the run wrote")
-        self.export_button = QPushButton("E&xport report")
+        self.export_button = QPushButton(icon("export"), "E&xport")
         self.export_button.setToolTip("Write an HTML report of this run and open it")
-        self.folder_button = QPushButton("Open &folder")
+        self.folder_button = QPushButton(icon("folder"), "Open fol&der")
         self.folder_button.setToolTip("Open the run folder (receipts, screenshots, run.json)")
         self.table = QTableView()
         self.table.setModel(self.model)
@@ -83,6 +103,7 @@ class ReceiptsViewer(QWidget):
         header.setSectionResizeMode(QHeaderView.ResizeMode.ResizeToContents)
         for column in ("Target", "Value", "URL"):  # the long ones share the width, elided in the middle
             header.setSectionResizeMode(COLUMNS.index(column), QHeaderView.ResizeMode.Stretch)
+        header.setMinimumSectionSize(64)  # narrow: the table scrolls sideways rather than cut headers
         self.before = ScreenshotLabel("No before screenshot")
         self.after = ScreenshotLabel("No after screenshot")
         self.before_caption = QLabel("<b>Before</b>")
@@ -95,10 +116,10 @@ class ReceiptsViewer(QWidget):
 
     def _layout(self) -> None:
         buttons = QHBoxLayout()
-        buttons.addWidget(self.title, 1)
         buttons.addWidget(self.verify_button)
         buttons.addWidget(self.export_button)
         buttons.addWidget(self.folder_button)
+        buttons.addStretch(1)
         shots = QWidget()
         row = QHBoxLayout(shots)
         row.setContentsMargins(0, 0, 0, 0)
@@ -115,14 +136,17 @@ class ReceiptsViewer(QWidget):
         split.setSizes([240, 360])  # screenshots are wider than tall: no tall empty boxes
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
+        box.addWidget(self.title)
         box.addLayout(buttons)
         box.addWidget(self.verify_label)
+        box.addWidget(self.open_note)
         box.addWidget(split, 1)
 
     def _connect_signals(self) -> None:
         self.verify_button.clicked.connect(self._on_verify_clicked)
         self.export_button.clicked.connect(self._on_export_clicked)
         self.folder_button.clicked.connect(self._on_folder_clicked)
+        self.opener.failed.connect(self.open_note.show_failure)
         self.table.selectionModel().selectionChanged.connect(self._on_selection_changed)
 
     def _set_enabled(self, enabled: bool) -> None:
@@ -141,8 +165,7 @@ class ReceiptsViewer(QWidget):
     def _on_task_done(self, task: asyncio.Task[Any]) -> None:
         self._tasks.discard(task)
         if not task.cancelled() and (exc := task.exception()) is not None:
-            self.verify_label.setStyleSheet("color: #b91c1c; font-weight: bold;")
-            self.verify_label.setText(f"{type(exc).__name__}: {exc}")
+            self._verdict("bad", f"Could not read this run's receipts: {exc}")
 
     async def aclose(self) -> None:
         for task in list(self._tasks):
@@ -153,10 +176,13 @@ class ReceiptsViewer(QWidget):
     async def load(self, run_dir: str | Path) -> None:
         folder, actions, total = await asyncio.to_thread(_load, Path(run_dir))
         self.model.set_records(folder, actions)
-        reads = sum(isinstance(r, EvidenceReadRecord) for r in actions)
-        counts = f"{len(actions) - reads} actions, {reads} reads, {total} records"
-        self.title.setText(f"<b>{folder.run_id}</b> · {counts}")
-        self.verify_label.setText("")
+        reads = sum(r.kind == "evidence_read" for r in actions)
+        read = [plural(reads, "page") + " read"] if reads else []
+        counts = ", ".join([plural(len(actions) - reads, "action"), *read, plural(total, "record")])
+        self.title.setText(f"<b>Receipts</b> · {counts}")
+        self.title.setToolTip(f"run {folder.run_id}\n{folder.root}")
+        self._verdict("", "")
+        self.open_note.hide()
         self._set_enabled(folder.exists())
         if actions:
             self.table.selectRow(0)
@@ -164,23 +190,32 @@ class ReceiptsViewer(QWidget):
             self._show_shots(None)
         self.loaded.emit(str(folder.root))
 
+    def _verdict(self, tone: str, text: str) -> None:
+        self.verify_label.setProperty("tone", tone)
+        restyle(self.verify_label)
+        self.verify_label.setText(text)
+        self.verify_label.setVisible(bool(text))
+
     async def verify_run(self) -> RunCheck:
+        from receipts.attest import check_run
+
         folder = self._folder()
-        self.verify_label.setText("Verifying…")
+        self._verdict("", "Verifying…")
         check = await asyncio.to_thread(check_run, folder.root)
-        colour = "#15803d" if check.ok else "#b91c1c"
-        self.verify_label.setStyleSheet(f"color: {colour}; font-weight: bold;")
-        self.verify_label.setText(describe_check(check))
+        self._verdict("ok" if check.ok else "bad", describe_check(check))
+        self.verify_label.setToolTip(check.summary())
         self.verified.emit(check)
         return check
 
     async def export(self) -> Path:
+        from receipts.report import export_report
+
         folder = self._folder()
         path = await asyncio.to_thread(export_report, folder.root)
-        self.verify_label.setText(f"Report written: {path}")
+        self._verdict("", f"Report written: {path}")
         self.exported.emit(str(path))
         if not self.open_url(QUrl.fromLocalFile(str(path))):
-            self.verify_label.setText(f"Report written, but no program could open it: {path}")
+            self.open_note.show_failure(str(path), "no program on this computer opens it")
         return path
 
     def _folder(self) -> RunFolder:
@@ -200,10 +235,12 @@ class ReceiptsViewer(QWidget):
 
     @Slot()
     def _on_folder_clicked(self) -> None:
-        if self.model.folder is not None and not self.open_url(
-            QUrl.fromLocalFile(str(self.model.folder.root))
-        ):
-            self.verify_label.setText(f"No program could open the run folder: {self.model.folder.root}")
+        if self.model.folder is None:
+            return
+        root = str(self.model.folder.root)
+        self.open_note.hide()
+        if not self.open_url(QUrl.fromLocalFile(root)):
+            self.open_note.show_failure(root, "no program on this computer opens folders")
 
     @Slot(QItemSelection, QItemSelection)
     def _on_selection_changed(self, selected: QItemSelection, _deselected: QItemSelection) -> None:
@@ -211,6 +248,8 @@ class ReceiptsViewer(QWidget):
         self._show_shots(self.model.records[rows[0]] if rows else None)
 
     def _show_shots(self, row: Row | None) -> None:
+        from receipts.models import ActionRecord
+
         record = row if isinstance(row, ActionRecord) else None  # a research read has no screenshots
         before = self.model.shot_path(record.before.shot) if record else None
         after = self.model.shot_path(record.after.shot) if record else None

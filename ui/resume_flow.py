@@ -8,17 +8,20 @@ is tested on its own.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QWidget
 
-from executor.models import RunBundleV1, RunStatus
 from ui.controller import RunController
 from ui.secret_vault import SecretVault, VaultError
-from ui.secrets_prompt import SecretsDialog
+
+if TYPE_CHECKING:
+    from executor.models import RunBundleV1
+    from ui.secrets_prompt import SecretsDialog
 
 #: A run that ended with one of these can be resumed again; its kept secrets stay in the keyring.
-_RESUMABLE = frozenset({RunStatus.NEEDS_CONFIRMATION, RunStatus.NEEDS_CLARIFICATION})
+_RESUMABLE = frozenset({"NEEDS_CONFIRMATION", "NEEDS_CLARIFICATION"})
 
 
 class ResumeFlow(QObject):
@@ -50,6 +53,8 @@ class ResumeFlow(QObject):
         if not missing:
             self.controller.resume_run(run_id, safe_mode=safe_mode)
             return
+        from ui.secrets_prompt import SecretsDialog  # opened only when a resume needs secrets
+
         plan = self.controller.core.store.load_plan(run_id)
         dialog = SecretsDialog(
             missing, plan.task.user_query if plan.task else run_id, self.window, vault=self.vault
@@ -72,7 +77,7 @@ class ResumeFlow(QObject):
 
     def on_run_finished(self, bundle: RunBundleV1) -> None:
         """A run that cannot be resumed any more leaves nothing in the keyring."""
-        if self.vault is None or not self.vault.available or bundle.run_status in _RESUMABLE:
+        if self.vault is None or not self.vault.available or bundle.run_status.value in _RESUMABLE:
             return
         plan = self.controller.core.store.load_plan(bundle.run_id)
         names = [ref.name for ref in (plan.task.secrets if plan.task else [])]

@@ -7,10 +7,10 @@ change it (File › Settings › Search).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from ipaddress import ip_address
+from typing import Any
 from urllib.parse import urlsplit
-
-from executor.research.defaults import DEFAULT_SEARCH_URL
 
 CHANGE = "To change: File › Settings › Search."
 
@@ -33,6 +33,8 @@ def search_words(provider: str, url: str | None, demo_base: str | None = None) -
         host = urlsplit(where).netloc or "(no address set)"
         leaves = "on this computer" if _is_local(urlsplit(where).hostname or "") else "your queries go there"
         return f"Research searches your SearXNG instance at {host} ({leaves}). {CHANGE}"
+    from executor.research.defaults import DEFAULT_SEARCH_URL  # a constant; read after first paint
+
     template = where or DEFAULT_SEARCH_URL
     if demo_base and template.startswith(demo_base + "/"):
         return f"Research searches the bundled demo site (offline: nothing leaves this computer). {CHANGE}"
@@ -40,3 +42,11 @@ def search_words(provider: str, url: str | None, demo_base: str | None = None) -
     if _is_local(host):
         return f"Research searches a search page on this computer ({urlsplit(template).netloc}). {CHANGE}"
     return f"Research searches {host}, a public search engine: your queries are sent there. {CHANGE}"
+
+
+def search_note(settings: Mapping[str, Any], demo_base: str | None) -> str:
+    """The window's line under the task box, from its settings values."""
+    url = settings.get("search_url")
+    return search_words(
+        str(settings.get("search_provider") or "browser"), str(url) if url else None, demo_base
+    )

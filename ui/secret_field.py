@@ -24,9 +24,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from common.secrecy import NAME
 
-_NAME = re.compile(rf"^{NAME}$")
+def _name_pattern() -> re.Pattern[str]:
+    """The placeholder grammar's NAME (common/secrecy.py), read when a name is typed: the window
+    paints before the core's modules load (docs/architecture.md, "Cold start")."""
+    from common.secrecy import NAME
+
+    return re.compile(rf"^{NAME}$")
 
 
 class SecretEntryDialog(QDialog):
@@ -77,7 +81,7 @@ class SecretEntryDialog(QDialog):
     @Slot()
     def _check(self) -> None:
         name = self.name_edit.text().strip()
-        valid = bool(_NAME.match(name))
+        valid = bool(_name_pattern().match(name))
         self.hint.setText("" if valid or not name else "A name is lower-case letters, digits and _.")
         self.ok_button.setEnabled(valid and bool(self.value_edit.text()))
 

@@ -9,6 +9,8 @@ Nothing is stored on disk. If the person ticks the box, the values also wait in 
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (
     QCheckBox,
@@ -21,8 +23,10 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from planner.models import SecretRef
 from ui.secret_vault import SecretVault
+
+if TYPE_CHECKING:
+    from planner.models import SecretRef
 
 
 class SecretsDialog(QDialog):

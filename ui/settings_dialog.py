@@ -17,11 +17,13 @@ from PySide6.QtWidgets import (
     QDialogButtonBox,
     QFileDialog,
     QFormLayout,
+    QFrame,
     QGroupBox,
     QHBoxLayout,
     QLabel,
     QLineEdit,
     QPushButton,
+    QScrollArea,
     QSpinBox,
     QVBoxLayout,
     QWidget,
@@ -85,19 +87,19 @@ class SettingsDialog(QDialog):
         )
         self.safe_mode_check = QCheckBox("Safe mode: ask before every action on a page")
         self.headless_check = QCheckBox("Headless browser (no visible window)")
-        self.trace_check = QCheckBox("Record a Playwright trace of each run (kept with its receipts)")
+        self.trace_check = QCheckBox("Record a Pla&ywright trace of each run (kept with its receipts)")
         self.time_spin = _spin(24 * 3600, " s")
         self.calls_spin = _spin(100_000)
         self.tokens_spin = _spin(100_000_000)
         self.provider_combo = QComboBox()
         self.provider_combo.addItems(SEARCH_PROVIDERS)
         self.search_url_edit = QLineEdit()
-        self.search_url_edit.setPlaceholderText("Results page URL with {query}")
+        self.search_url_edit.setPlaceholderText("Empty: the default (the bundled demo site in the window)")
         self.runs_dir_edit = QLineEdit()
         self.runs_browse = QPushButton("Browse…")
         self.voice_group = VoiceSettingsGroup()
         self.error_label = QLabel("")
-        self.error_label.setStyleSheet("color: #b91c1c;")
+        self.error_label.setProperty("role", "danger")
         self.buttons = QDialogButtonBox(
             QDialogButtonBox.StandardButton.Save | QDialogButtonBox.StandardButton.Cancel
         )
@@ -110,19 +112,19 @@ class SettingsDialog(QDialog):
     def _layout(self) -> None:
         model = QGroupBox("Model")
         form = QFormLayout(model)
-        form.addRow("&Model", self.model_edit)
+        form.addRow("Model &name", self.model_edit)  # mnemonics unlike the voice group's (&Microphone)
         form.addRow("&Base URL", self.base_url_edit)
         form.addRow("API &key", self.api_key_edit)
         form.addRow("&Planner", self.planner_combo)
         form.addRow("Model call time&out", self.call_timeout_spin)
-        form.addRow("Planning &deadline", self.planning_deadline_spin)
+        form.addRow("Plannin&g deadline", self.planning_deadline_spin)
         browser = QGroupBox("Browser and safety")
         form = QFormLayout(browser)
         form.addRow(self.safe_mode_check)
         form.addRow(self.headless_check)
         form.addRow(self.trace_check)
-        form.addRow("Search &provider", self.provider_combo)
-        form.addRow("Search &URL", self.search_url_edit)
+        form.addRow("Search pro&vider", self.provider_combo)
+        form.addRow("Searc&h URL", self.search_url_edit)
         runs = QHBoxLayout()
         runs.addWidget(self.runs_dir_edit, 1)
         runs.addWidget(self.runs_browse)
@@ -133,12 +135,24 @@ class SettingsDialog(QDialog):
         form = QFormLayout(budgets)
         form.addRow("&Time", self.time_spin)
         form.addRow("Tool &calls", self.calls_spin)
-        form.addRow("T&okens", self.tokens_spin)
-        box = QVBoxLayout(self)
+        form.addRow("Token&s", self.tokens_spin)
+        groups = QWidget()
+        column = QVBoxLayout(groups)
+        column.setContentsMargins(0, 0, 8, 0)
         for group in (model, browser, budgets, self.voice_group):
-            box.addWidget(group)
+            column.addWidget(group)
+        column.addStretch(1)
+        scroll = QScrollArea()  # on a small screen the groups scroll; Save and Cancel stay in view
+        scroll.setWidget(groups)
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QFrame.Shape.NoFrame)
+        box = QVBoxLayout(self)
+        box.addWidget(scroll, 1)
         box.addWidget(self.error_label)
         box.addWidget(self.buttons)
+        available = self.screen().availableGeometry()
+        wanted = groups.sizeHint()
+        self.resize(min(640, available.width() - 20), min(wanted.height() + 90, available.height() - 40))
 
     def set_values(self, values: Mapping[str, Any]) -> None:
         self.model_edit.setText(str(values.get("model") or ""))

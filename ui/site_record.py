@@ -8,9 +8,10 @@ site keeper to serve the site there again, or says plainly why it cannot.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
-from planner.models import ContextPack, ExecutionPlan
+if TYPE_CHECKING:
+    from planner.models import ExecutionPlan
 
 
 class SiteUnavailable(RuntimeError):
@@ -31,6 +32,8 @@ def stamp_site(plan: ExecutionPlan, site: str | None) -> ExecutionPlan:
     """The plan with the demo site's address recorded in its context (unchanged without a site)."""
     if site is None:
         return plan
+    from planner.models import ContextPack  # loaded with the core that made the plan
+
     context = (plan.context or ContextPack()).model_copy(update={"local_site": site})
     return plan.model_copy(update={"context": context})
 

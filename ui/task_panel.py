@@ -8,8 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
-from PySide6.QtCore import Qt, Signal, Slot
-from PySide6.QtGui import QAction, QKeyEvent
+from PySide6.QtCore import QSize, Qt, Signal, Slot
+from PySide6.QtGui import QAction, QKeyEvent, QResizeEvent
 from PySide6.QtWidgets import (
     QComboBox,
     QFileDialog,
@@ -19,13 +19,16 @@ from PySide6.QtWidgets import (
     QMenu,
     QPlainTextEdit,
     QPushButton,
+    QSizePolicy,
     QToolButton,
     QVBoxLayout,
     QWidget,
 )
 
 from ui.examples import EXAMPLE_TASKS, ExampleTask
+from ui.icons import icon
 from ui.secret_field import SecretsButton
+from ui.theme import restyle, tokens
 
 #: Planner choices shown to a person, and what the core calls them.
 PLANNERS: tuple[tuple[str, str], ...] = (("Rules", "rules"), ("Model", "llm"), ("Auto", "auto"))
@@ -48,6 +51,14 @@ class TaskEdit(QPlainTextEdit):
 
     #: Ctrl+Enter (or Ctrl+Return) was pressed.
     submitted = Signal()
+    #: Lines the box asks room for: a long task fits, and the plan keeps most of the column.
+    LINES = 4
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        margins = self.contentsMargins()
+        lines = self.fontMetrics().lineSpacing() * self.LINES + 2 * self.document().documentMargin()
+        return QSize(hint.width(), int(lines) + margins.top() + margins.bottom())
 
     def keyPressEvent(self, event: QKeyEvent) -> None:
         submit_keys = (Qt.Key.Key_Return, Qt.Key.Key_Enter)
@@ -70,16 +81,19 @@ class TaskPanel(QWidget):
         super().__init__(parent)
         self._files: list[str] = []
         self._examples = tuple(examples)
+        #: The task text the URL was last used with: typing another task clears the URL.
+        self._url_task: str | None = None
         self.task_edit = TaskEdit()
         self.task_edit.setPlaceholderText("What should Waypost do? (Ctrl+Enter runs)")
         self.task_edit.setTabChangesFocus(True)
         self.task_edit.setAccessibleName("Task")
-        self.task_edit.setMinimumHeight(64)
+        self.task_edit.setMinimumHeight(76)
         self.url_edit = QLineEdit()
         self.url_edit.setPlaceholderText("Active page URL (optional)")
         self.url_edit.setAccessibleName("Active URL")
         self.files_label = QLabel("No files")
-        self.attach_button = QPushButton("&Attach…")
+        self.files_label.setSizePolicy(QSizePolicy.Policy.Ignored, QSizePolicy.Policy.Preferred)  # gives way
+        self.attach_button = QPushButton(icon("attach"), "&Attach…")
         self.clear_files_button = QToolButton()
         self.clear_files_button.setText("×")
         self.clear_files_button.setToolTip("Remove attached files")
@@ -90,21 +104,21 @@ class TaskPanel(QWidget):
         self.planner_combo.setToolTip("Rules work offline; Model needs an endpoint in Settings")
         self.examples_button = QToolButton()
         self.examples_button.setText("Examples")
+        self.examples_button.setIcon(icon("examples"))
+        self.examples_button.setToolButtonStyle(Qt.ToolButtonStyle.ToolButtonTextBesideIcon)
         self.examples_button.setPopupMode(QToolButton.ToolButtonPopupMode.InstantPopup)
         self.examples_menu = QMenu(self.examples_button)
-        for example in self._examples:
-            action = QAction(example.title, self.examples_menu)
-            action.setData(example.key)
-            action.setToolTip(example.text)
-            self.examples_menu.addAction(action)
+        self.set_examples(self._examples)
         self.examples_button.setMenu(self.examples_menu)
         self.secrets_button = SecretsButton()
-        self.plan_button = QPushButton("&Plan")
+        self.plan_button = QPushButton(icon("plan"), "&Plan")
         self.plan_button.setToolTip("Show the plan before running")
-        self.run_button = QPushButton("&Run")
+        self.run_button = QPushButton(icon("run", tokens().accent_text), "&Run")
+        self.run_button.setProperty("role", "primary")
         self.run_button.setDefault(True)
         self.run_button.setToolTip("Plan and run (Ctrl+Enter)")
         self.notice = QLabel("")
+        self.notice.setObjectName("notice")
         self.notice.setWordWrap(True)
         self.notice.setAccessibleName("Notice")
         self.notice.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
@@ -112,21 +126,24 @@ class TaskPanel(QWidget):
         self.search_note = QLabel("")
         self.search_note.setWordWrap(True)
         self.search_note.setAccessibleName("Where research searches")
-        self.search_note.setStyleSheet("QLabel { color: #4b5563; }")
+        self.search_note.setProperty("role", "muted")
         self.search_note.hide()
         self._layout()
         self._connect_signals()
 
     def _layout(self) -> None:
-        context = QHBoxLayout()
-        context.addWidget(QLabel("URL"))
-        context.addWidget(self.url_edit, 3)
-        context.addWidget(self.attach_button)
-        context.addWidget(self.files_label, 1)
-        context.addWidget(self.clear_files_button)
-        context.addWidget(self.secrets_button)  # the URL field gives way in a narrow window
+        """Three rows under the task: the page it starts from; what goes with it (files, secrets,
+        an example); how to plan and run it. Each fits in the left column of an 800 px window."""
+        address = QHBoxLayout()
+        address.addWidget(QLabel("URL"))
+        address.addWidget(self.url_edit, 1)
+        extras = QHBoxLayout()
+        extras.addWidget(self.examples_button)
+        extras.addWidget(self.attach_button)
+        extras.addWidget(self.files_label, 1)
+        extras.addWidget(self.clear_files_button)
+        extras.addWidget(self.secrets_button)
         buttons = QHBoxLayout()
-        buttons.addWidget(self.examples_button)
         buttons.addStretch(1)
         buttons.addWidget(QLabel("Planner"))
         buttons.addWidget(self.planner_combo)
@@ -134,9 +151,11 @@ class TaskPanel(QWidget):
         buttons.addWidget(self.run_button)
         box = QVBoxLayout(self)
         box.setContentsMargins(0, 0, 0, 0)
+        box.setSpacing(6)
         box.addWidget(self.task_edit, 1)
         box.addWidget(self.notice)
-        box.addLayout(context)
+        box.addLayout(address)
+        box.addLayout(extras)
         box.addLayout(buttons)
         box.addWidget(self.search_note)
 
@@ -147,6 +166,22 @@ class TaskPanel(QWidget):
         self.clear_files_button.clicked.connect(self._on_clear_files)
         self.examples_menu.triggered.connect(self._on_example_chosen)
         self.task_edit.submitted.connect(self._on_run_clicked)
+        self.task_edit.textChanged.connect(self._on_task_changed)
+
+    def minimumSizeHint(self) -> QSize:
+        """Tall enough for its wrapped lines at its width (the voice note, the search line): the
+        column must never lay the next row over the task box."""
+        hint = super().minimumSizeHint()
+        return QSize(hint.width(), max(hint.height(), self.heightForWidth(max(self.width(), hint.width()))))
+
+    def sizeHint(self) -> QSize:
+        hint = super().sizeHint()
+        return QSize(hint.width(), max(hint.height(), self.minimumSizeHint().height()))
+
+    def resizeEvent(self, event: QResizeEvent) -> None:
+        super().resizeEvent(event)
+        if event.size().width() != event.oldSize().width():
+            self.updateGeometry()  # wrapped lines changed: the column asks again
 
     # --- data ----------------------------------------------------------------------------------
 
@@ -170,21 +205,28 @@ class TaskPanel(QWidget):
         if index >= 0:
             self.planner_combo.setCurrentIndex(index)
 
+    def set_examples(self, examples: Sequence[ExampleTask]) -> None:
+        """The Examples menu (the bundled site's tasks arrive once it is serving, after first paint)."""
+        self._examples = tuple(examples)
+        self.examples_menu.clear()
+        for example in self._examples:
+            action = QAction(example.title, self.examples_menu)
+            action.setData(example.key)
+            action.setToolTip(example.text)
+            self.examples_menu.addAction(action)
+        self.examples_button.setEnabled(bool(self._examples))
+
     def use_example(self, example: ExampleTask) -> None:
+        """An example is a new task: the URL given with the last one goes."""
+        self.url_edit.clear()
+        self._url_task = None
         self.task_edit.setPlainText(example.text)
         self.task_edit.setFocus()
 
     def show_notice(self, text: str, kind: str = "error") -> None:
         """An error or a question, right under the task box where the person is looking."""
-        colours = {
-            "error": ("#991b1b", "#fef2f2"),
-            "question": ("#1e3a8a", "#eff6ff"),
-            "info": ("#14532d", "#f0fdf4"),
-        }
-        fg, bg = colours.get(kind, colours["error"])
-        self.notice.setStyleSheet(
-            f"QLabel {{ color: {fg}; background: {bg}; padding: 4px; border-radius: 3px; }}"
-        )
+        self.notice.setProperty("kind", kind if kind in ("error", "question", "info") else "error")
+        restyle(self.notice)
         self.notice.setText(text)
         self.notice.setVisible(bool(text))
 
@@ -209,6 +251,7 @@ class TaskPanel(QWidget):
             self.show_notice("Type a task first: what should Waypost do?")
         elif self.plan_button.isEnabled():
             self.clear_notice()
+            self._url_task = data.text if data.url else None
             self.plan_requested.emit(data)
 
     @Slot()
@@ -218,7 +261,19 @@ class TaskPanel(QWidget):
             self.show_notice("Type a task first: what should Waypost do?")
         elif self.run_button.isEnabled():
             self.clear_notice()
+            self._url_task = data.text if data.url else None
             self.run_requested.emit(replace(data, secrets=self.secrets_button.take()))
+
+    @Slot()
+    def _on_task_changed(self) -> None:
+        """A new task (emptied, or no longer beginning as the one the URL went with) drops the URL:
+        it belonged to that task. An edit further on in the same task keeps it."""
+        if self._url_task is None:
+            return
+        words = self.task_edit.toPlainText().split()
+        if not words or words[0] != self._url_task.split()[0]:
+            self.url_edit.clear()
+            self._url_task = None
 
     @Slot()
     def _on_attach_clicked(self) -> None:

@@ -52,6 +52,8 @@ class VoiceBar(QWidget):
         self.status_label = QLabel("")
         self.push_to_talk: PushToTalk | None = None
         self.status_label.setTextInteractionFlags(Qt.TextInteractionFlag.TextSelectableByMouse)
+        self.status_label.setWordWrap(True)  # a long note (no microphone…) wraps, never cut mid-word
+        self.status_label.setProperty("role", "muted")
         self.engine_label = QLabel(voice.engine_label)
         self.engine_label.setAccessibleName("Voice engine and language")
         self.engine_label.setForegroundRole(QPalette.ColorRole.PlaceholderText)  # quieter than the status

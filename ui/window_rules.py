@@ -4,15 +4,18 @@ and a default size that fits the screen. Kept apart so they are testable without
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from PySide6.QtCore import QSize
 
-from planner.models import Budget, ExecutionPlan
+if TYPE_CHECKING:
+    from planner.models import ExecutionPlan
 
 
 def cap_budget(plan: ExecutionPlan, settings: Mapping[str, Any]) -> ExecutionPlan:
     """The plan with its budget lowered to the settings' caps (never raised)."""
+    from planner.models import Budget  # loaded with the core that made the plan
+
     budget = plan.budget
     caps = {k: settings[k] for k in ("max_time_ms", "max_tool_calls", "max_tokens") if settings.get(k)}
     lowered = {k: min(getattr(budget, k), int(v)) for k, v in caps.items()}
@@ -44,3 +47,11 @@ def default_size(available: QSize) -> QSize:
     width = max(MIN_WIDTH, min(1280, available.width() - 40))
     height = max(560, min(800, available.height() - 60))
     return QSize(width, height)
+
+
+def saved_words(changed: list[str], busy: bool) -> str:
+    """What a Save did, and from when it counts."""
+    if not changed:
+        return "Settings saved: nothing changed."
+    when = "when the current run ends" if busy else "from the next run"
+    return f"Settings saved: {', '.join(changed)} changed; in effect {when}."

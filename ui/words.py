@@ -1,12 +1,17 @@
-"""People's words for what the core says in codes: modes, run outcomes, step states.
+"""People's words for what the core says in codes: modes, run outcomes, step states, History lines.
 
 The codes stay where someone debugging needs them (tooltips, receipts JSON); the window's visible
-text uses these words.
+text uses these words. Plain strings (the enums' values), so the window paints before the core's
+modules load (docs/architecture.md, "Cold start").
 """
 
 from __future__ import annotations
 
-from executor.models import RunBundleV1, RunStatus, StepStatus
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from executor.models import RunBundleV1
+    from executor.replay import ReplayReport
 
 MODE_WORDS: dict[str, str] = {
     "A": "Research",
@@ -17,23 +22,47 @@ MODE_WORDS: dict[str, str] = {
 }
 
 STATUS_WORDS: dict[str, str] = {
-    RunStatus.SUCCESS: "Done",
-    RunStatus.PARTIAL: "Partly done",
-    RunStatus.NEEDS_CONFIRMATION: "Waiting for your confirmation",
-    RunStatus.NEEDS_CLARIFICATION: "Needs your answer",
-    RunStatus.FAILED: "Failed",
-    RunStatus.ABORTED_BUDGET: "Stopped: over its budget",
-    RunStatus.BLOCKED_POLICY: "Blocked by a safety rule",
+    "SUCCESS": "Done",
+    "PARTIAL": "Partly done",
+    "NEEDS_CONFIRMATION": "Waiting for your confirmation",
+    "NEEDS_CLARIFICATION": "Needs your answer",
+    "FAILED": "Failed",
+    "ABORTED_BUDGET": "Stopped: over its budget",
+    "BLOCKED_POLICY": "Blocked by a safety rule",
+}
+
+#: How a run reads in the History list (short; the code is in the row's tooltip).
+HISTORY_WORDS: dict[str, str] = {
+    "SUCCESS": "Done",
+    "PARTIAL": "Partly done",
+    "NEEDS_CONFIRMATION": "Waiting for you",
+    "NEEDS_CLARIFICATION": "Has a question",
+    "FAILED": "Failed",
+    "ABORTED_BUDGET": "Over budget",
+    "BLOCKED_POLICY": "Blocked",
+    "DECLINED": "You declined",
+    "RUNNING": "Running",
+    "INTERRUPTED": "Stopped; can resume",
+    "UNREADABLE": "Unreadable",
+    "REPLAY_OK": "Replay: no drift",
+    "REPLAY_DRIFT": "Replay: drifted",
 }
 
 STEP_WORDS: dict[str, str] = {
-    StepStatus.PENDING: "Waiting",
-    StepStatus.RUNNING: "Running",
-    StepStatus.SUCCESS: "Done",
-    StepStatus.FAILED: "Failed",
+    "PENDING": "Waiting",
+    "RUNNING": "Running",
+    "SUCCESS": "Done",
+    "FAILED": "Failed",
+    "SKIPPED": "Skipped",
+    "BLOCKED_GATE": "Declined",
     "WAITING": "Asking you",
     "STOPPED": "Stopped",
 }
+
+
+def plural(n: int, one: str, many: str | None = None) -> str:
+    """ "1 step", "2 steps", "0 steps"."""
+    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 def mode_words(mode: str) -> str:
@@ -44,9 +73,46 @@ def step_words(status: str) -> str:
     return STEP_WORDS.get(str(status), str(status).replace("_", " ").capitalize())
 
 
+def history_words(status: str) -> str:
+    return HISTORY_WORDS.get(status, status.replace("_", " ").capitalize())
+
+
+def replay_words(report: ReplayReport) -> str:
+    """ "Replayed 3 actions: no drift" (the drift's codes are in the report's summary)."""
+    replayed = sum(1 for step in report.steps if step.status != "skipped")
+    verdict = "no drift" if report.ok else "the site drifted (see the receipts)"
+    return f"Replayed {plural(replayed, 'action')}: {verdict}"
+
+
 def outcome_words(bundle: RunBundleV1, declined_step: str | None = None) -> str:
     """One sentence a person reads: "You declined “Prefill signup”." rather than a policy code."""
-    if bundle.run_status is RunStatus.BLOCKED_POLICY and "declined" in (bundle.reason or ""):
+    status = bundle.run_status.value
+    if status == "BLOCKED_POLICY" and "declined" in (bundle.reason or ""):
         what = f"“{declined_step}”" if declined_step else "the step"
         return f"You declined {what}. Nothing more was done on the page."
-    return STATUS_WORDS.get(bundle.run_status, str(bundle.run_status))
+    return STATUS_WORDS.get(status, status)
+
+
+_BLOCKED_WORDS = {
+    "submit": "sending a form",
+    "send": "sending a message",
+    "purchase": "buying",
+    "payment": "paying",
+    "delete": "deleting",
+    "login": "logging in",
+    "download": "downloading",
+    "upload": "uploading",
+}
+
+
+def listed(items: list[str]) -> str:
+    """ "a", "a and b", "a, b and c"."""
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def blocked_words(actions: list[str]) -> str:
+    """What stays blocked whatever the person answers, in words ("sending a form and buying")."""
+    if not actions:
+        return "Nothing else is blocked beyond this step."
+    words = list(dict.fromkeys(_BLOCKED_WORDS.get(a, a.replace("_", " ")) for a in actions))
+    return f"Whatever you answer, these stay blocked: {listed(words)}."

@@ -19,7 +19,7 @@ from executor.act.perform import ActEnv, Performed, refuse
 from executor.act.progress import StepProgress
 from executor.act.risk import SAFE_MODE_ONLY, Risk, blocked, covered
 from executor.gate_desk import ActionGate, Allowed, Cleared, Denied, unanswered
-from executor.gate_preview import take_gate_preview
+from executor.gate_look import look_at_action
 from executor.models import GateDecisionV1
 from executor.tools import ActionAsker, StepPaused
 from receipts.models import GateRef
@@ -109,7 +109,7 @@ class ActionClearance:
         cleared: Cleared | None = None
         if self.ask is not None:
             name = f"{self.env.step_id}-action-{self.progress.count}"
-            shot = await take_gate_preview(self.env.driver, self.env.run_id, self.env.run_dir / "gates", name)
+            shot = await look_at_action(self.env.driver, self.env.run_id, self.env.run_dir, name, action)
             waiting = self.progress.model_copy(update={"count": self.progress.count - 1}).as_outputs()
             question = replace(question, screenshot_path=shot, progress=waiting)
             cleared = await self.ask(question)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import shutil
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from executor.act.hints import HintedCognition
 from executor.act.intent import Intent
 from executor.act.loop import ActLoop, LoopResult, LoopSpec
 from executor.act.perform import ActEnv
+from executor.act.preview import preview_step
 from executor.act.progress import StepProgress
 from executor.act.spec import check_inputs, loop_spec
 from executor.act.verify import answer_asks, goal_failure, unmet_asks
@@ -35,6 +37,7 @@ from executor.errors import FatalToolError
 from executor.events import NullSink
 from executor.memory import MemoryStore, site_of
 from executor.models import EvidenceItem
+from executor.run_resources import RunResources
 from executor.tool_engine import ToolCallEngine
 from executor.tools import ToolContext, ToolOutput
 from planner.asks import AskList
@@ -236,6 +239,12 @@ class ActRunner:
             if not fact.satisfied:
                 unmet.append(fact.because or fact.value)
         return Answered(text=report.fact_sentence(facts) if facts else "", evidence=evidence, unmet=unmet)
+
+    async def preview(
+        self, step: Step, resources: RunResources, outputs: Mapping[str, Mapping[str, Any]]
+    ) -> str | None:
+        """What the step's gate shows: its page, its elements marked (executor/act/preview.py)."""
+        return await preview_step(step, resources, outputs)
 
     def _cognition(self, url: str | None, asks: AskList | None) -> Cognition:
         hints = self.memory.field_hints(site_of(url)) if self.memory is not None else {}

@@ -10,6 +10,7 @@ Payload values and action values may use earlier steps' outputs (executor/act/re
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import ValidationError
@@ -92,7 +93,12 @@ def check_inputs(step: Step) -> None:
 
 
 def loop_spec(step: Step, ctx: ToolContext) -> LoopSpec:
-    outputs = ctx.step_outputs
+    return spec_for(step, ctx.step_outputs)
+
+
+def spec_for(step: Step, outputs: Mapping[str, Any]) -> LoopSpec:
+    """What the loop runs for `step`, given the outputs of the steps before it (also what a gate
+    shows before the step starts, executor/gate_look.py)."""
     inputs = resolve_data(dict(step.inputs), outputs)
     url = inputs.get("url") if isinstance(inputs.get("url"), str) else None
     listed = _listed(step, inputs)

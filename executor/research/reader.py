@@ -12,14 +12,17 @@ and the source budget.
 from __future__ import annotations
 
 import hashlib
+import time
 from dataclasses import dataclass, field
 from datetime import datetime
+from pathlib import Path
 from urllib.parse import urlsplit
 from weakref import WeakKeyDictionary
 
 from browser.page_source import PageLoadError, PageSource, UrlRefused
 from executor.budget import BudgetEnforcer
 from executor.errors import FatalToolError, RetryableToolError
+from executor.events import PageRead
 from executor.research.extract import PageContent, parse_html
 from executor.research.pdf import PdfUnreadable, parse_pdf
 from executor.run_resources import RunResources
@@ -39,6 +42,8 @@ class ReadResult:
     raw: bytes = b""
     html: str = ""
     is_pdf: bool = False
+    #: The page's picture in the run folder (the Live view shows it), when the read took one.
+    picture: str | None = None
 
 
 @dataclass(slots=True)
@@ -167,7 +172,9 @@ class Reader:
 
     async def _page(self, browser: PageSource, url: str, new_tab: bool) -> ReadResult:
         try:
-            page = await browser.load_page(url, new_tab=new_tab, timeout_ms=self.timeout_ms)
+            page = await browser.load_page(
+                url, new_tab=new_tab, timeout_ms=self.timeout_ms, picture=self._picture()
+            )
         except UrlRefused:
             raise
         except PageLoadError as exc:
@@ -182,7 +189,13 @@ class Reader:
             retrieved_at=utc_now(),
             raw=page.html.encode("utf-8"),
             html=page.html,
+            picture=page.screenshot_path,
         )
+
+    def _picture(self) -> Path | None:
+        """Where a read page's picture goes: the run folder's reads/ (none without a run folder)."""
+        resources = self.ctx.resources
+        return resources.run_dir / "reads" / f"read-{time.time_ns()}.png" if resources is not None else None
 
     async def _pdf(self, browser: PageSource, url: str) -> ReadResult:
         body = await browser.fetch_body(url, timeout_ms=self.timeout_ms)
@@ -205,6 +218,15 @@ class Reader:
         if result.url in self._recorded:
             return
         self._recorded.add(result.url)
+        if self.ctx.events is not None:  # the window's Live view follows what research reads
+            read = PageRead(
+                run_id=self.ctx.run_id,
+                step_id=self.ctx.step.step_id,
+                url=result.url,
+                title=result.content.title,
+                screenshot_path=result.picture,
+            )
+            self.ctx.events.publish(read)
         await record_read(
             self.ctx,
             url=result.url,

@@ -25,11 +25,16 @@ async def test_a_bad_run_row_is_listed_unreadable_and_the_window_opens(qtbot: Qt
     async with open_window(core) as window:
         table = window.history_panel.table
         ids = [
-            item.toolTip().removeprefix("run ")
+            item.toolTip().removeprefix("run ").split(" · ")[0]
             for row in range(table.rowCount())
             if (item := table.item(row, 0))
         ]
         shown = {
             run_id: cell_text(table, row, 0) for row, run_id in enumerate(ids)
         }  # the id is in the tooltip
-        assert shown == {"run_good": "INTERRUPTED", "run_bad_pending": UNREADABLE, "run_bad_time": UNREADABLE}
+        unreadable = "Unreadable"  # people's words; the code UNREADABLE stays in the tooltip
+        assert shown == {
+            "run_good": "Stopped; can resume",
+            "run_bad_pending": unreadable,
+            "run_bad_time": unreadable,
+        }

@@ -139,7 +139,9 @@ def test_history_lists_runs_and_routes_intents(qtbot: QtBot) -> None:
     panel = HistoryPanel()
     qtbot.addWidget(panel)
     panel.set_runs([summary("run_a", "NEEDS_CONFIRMATION", 2), summary("run_b", "SUCCESS", 1)])
-    assert [cell_text(panel.table, r, 0) for r in range(2)] == ["NEEDS_CONFIRMATION", "SUCCESS"]
+    assert [cell_text(panel.table, r, 0) for r in range(2)] == ["Waiting for you", "Done"]
+    item = panel.table.item(0, 0)
+    assert item is not None and "NEEDS_CONFIRMATION" in item.toolTip()  # the code, one hover away
     assert not panel.replay_button.isEnabled()  # nothing selected yet
     panel.select_run("run_b")
     assert not panel.resume_button.isEnabled()
@@ -175,7 +177,7 @@ def test_live_view_shows_action_screenshot_and_budget(qtbot: QtBot, tmp_path: Pa
             screenshot_path=str(shot),
         )
     )
-    assert view.action_label.text() == 'fill label "Email" = a@b.co · ok'
+    assert view.action_label.text() == "Typed a@b.co into “Email”"  # the codes are in its tooltip
     assert view.screenshot.has_image and view.latest_screenshot == str(shot)
     view.on_budget_updated(BudgetStateV1(time_ms_used=2500, tool_calls_used=5, token_est_used=1500))
     assert view.time_bar.text() == "2.5 s / 10.0 s"
@@ -237,4 +239,6 @@ def test_history_rows_that_begin_alike_show_what_sets_them_apart(qtbot: QtBot) -
     assert [cell_text(panel.table, r, site) for r in range(3)] == ["127.0.0.1:8765"] * 3
     assert cell_text(panel.table, 1, when) != cell_text(panel.table, 2, when)  # same task, told apart by time
     item = panel.table.item(1, task)
-    assert item is not None and item.toolTip() == f"{recommend}\nrun run_c"  # the whole task, one hover away
+    assert (
+        item is not None and item.toolTip() == f"{recommend}\nrun run_c · SUCCESS · HYBRID"
+    )  # one hover away

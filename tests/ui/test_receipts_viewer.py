@@ -6,6 +6,7 @@ import asyncio
 from pathlib import Path
 
 from PySide6.QtCore import QUrl
+from PySide6.QtGui import QGuiApplication
 from pytestqt.qtbot import QtBot
 
 from receipts import JsonlRecorder, RunFolder
@@ -13,6 +14,7 @@ from receipts.models import REDACTED
 from receipts.verify import verify
 from tests.support.receipt_forgery import swap_file_and_revouch
 from tests.ui.conftest import next_emit, png_bytes, record, record_run
+from ui.open_outside import Opener
 from ui.receipts_model import COLUMNS
 from ui.receipts_viewer import ReceiptsViewer
 
@@ -27,12 +29,12 @@ async def test_loads_actions_with_redacted_values_and_screenshots(qtbot: QtBot, 
     qtbot.addWidget(viewer)
     await viewer.load(run_dir)
     assert viewer.model.rowCount() == 2
-    assert [cell(viewer, r, "Action") for r in range(2)] == ["navigate", "fill"]
+    assert [cell(viewer, r, "Action") for r in range(2)] == ["Open", "Type"]  # kinds in the tooltips
     assert cell(viewer, 1, "Target") == 'label "Password"'
     assert cell(viewer, 1, "Value") == REDACTED
     assert cell(viewer, 0, "URL") == "http://127.0.0.1:8000/signup"
     assert cell(viewer, 1, "DOM hash") == "c" * 10
-    assert cell(viewer, 0, "Outcome") == "ok"
+    assert cell(viewer, 0, "Outcome") == "Done"
     # the first row is selected on load: both screenshots side by side
     assert viewer.before.has_image and viewer.after.has_image
     viewer.table.selectRow(1)
@@ -51,6 +53,8 @@ async def test_verify_ok_then_detects_an_edit(qtbot: QtBot, tmp_path: Path) -> N
     (check,) = await asyncio.wait_for(verified, 10)
     assert check.ok and check.chain.files_checked == 4  # the second before-shot reuses the first after-shot
     assert viewer.verify_label.text().startswith("Verify OK: complete, signed and untouched: 4 records")
+    assert "; run “Done”;" in viewer.verify_label.text()  # the status code only in the tooltip
+    assert "SUCCESS" in viewer.verify_label.toolTip()
     receipts = run_dir / "receipts.jsonl"
     receipts.write_text(receipts.read_text().replace("navigate", "navigatf", 1))
     check = await viewer.verify_run()
@@ -114,11 +118,53 @@ async def test_open_run_folder_says_so_when_nothing_can_open_it(qtbot: QtBot, tm
     run_dir = await record_run(tmp_path / "runs")
     viewer = ReceiptsViewer()
     qtbot.addWidget(viewer)
+    viewer.show()
     viewer.open_url = lambda _url: False  # no file manager on this desktop
     await viewer.load(run_dir)
     viewer.folder_button.click()
-    assert viewer.verify_label.text() == f"No program could open the run folder: {run_dir}"
+    note = viewer.open_note
+    assert note.isVisible() and str(run_dir) in note.label.text()
+    note.copy_button.click()
+    assert QGuiApplication.clipboard().text() == str(run_dir)
     await viewer.aclose()
+
+
+async def test_an_opener_that_fails_after_starting_is_reported_with_the_path(
+    qtbot: QtBot, tmp_path: Path
+) -> None:
+    """xdg-open exiting 3 (no program for it) used to pass unnoticed: Qt only reports the start."""
+    opener_script = tmp_path / "xdg-open"
+    opener_script.write_text("#!/bin/sh\nexit 3\n")
+    opener_script.chmod(0o755)
+    run_dir = await record_run(tmp_path / "runs")
+    viewer = ReceiptsViewer()
+    qtbot.addWidget(viewer)
+    viewer.show()
+    failing = Opener(viewer, command=str(opener_script))
+    failing.use_qt = False  # as on Linux, whatever this test runs on
+    failing.failed.connect(viewer.open_note.show_failure)
+    viewer.open_url = failing.open
+    await viewer.load(run_dir)
+    with qtbot.waitSignal(failing.failed, timeout=10_000) as failed:
+        viewer.folder_button.click()
+    assert failed.args == [str(run_dir), "no program on this computer opens it"]
+    assert viewer.open_note.isVisible()
+    assert "no program on this computer opens it" in viewer.open_note.label.text()
+    await viewer.aclose()
+
+
+async def test_a_target_reads_as_the_elements_name_not_its_index(qtbot: QtBot, tmp_path: Path) -> None:
+    folder = RunFolder.for_run(tmp_path / "runs", "run_named").create()
+    recorder = await JsonlRecorder.open(folder)
+    await recorder.record_action(
+        action={"kind": "fill", "target": {"index": 2}, "value": "a@b.co"}, outcome={"status": "ok"},
+        target_resolved={"description": "index 2: input", "role": "textbox", "name": "Email", "index": 2},
+    )  # fmt: skip
+    await recorder.finish("SUCCESS", reason="done")
+    viewer = ReceiptsViewer()
+    qtbot.addWidget(viewer)
+    await viewer.load(folder.root)
+    assert cell(viewer, 0, "Target") == "“Email” (textbox)"  # it read "element #2"
 
 
 async def test_research_reads_are_listed_as_receipt_entries(qtbot: QtBot, tmp_path: Path) -> None:
@@ -133,9 +179,9 @@ async def test_research_reads_are_listed_as_receipt_entries(qtbot: QtBot, tmp_pa
     viewer = ReceiptsViewer()
     qtbot.addWidget(viewer)
     await viewer.load(folder.root)
-    assert "0 actions, 2 reads" in viewer.title.text()
+    assert "0 actions, 2 pages read" in viewer.title.text()
     model = viewer.model
-    assert [model.index(r, 1).data() for r in range(model.rowCount())] == ["read", "read"]
+    assert [model.index(r, 1).data() for r in range(model.rowCount())] == ["Read page", "Read page"]
     assert model.index(0, 5).data() == "http://127.0.0.1:8765/page1.html"
     viewer.table.selectRow(1)
     assert not viewer.before.has_image and not viewer.after.has_image

@@ -79,3 +79,23 @@ def test_the_demo_site_keeps_a_stable_address_and_falls_back_when_taken() -> Non
             assert two.base_url != address
     with DemoSite(port=port) as again:
         assert again.base_url == address  # the same address on the next launch
+
+
+def test_an_emptied_field_means_what_it_meant_at_launch(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Clearing the search URL switched research to the public engine until a restart, while a
+    relaunch with the same config used the bundled site; an emptied model name became ""."""
+    monkeypatch.setenv("WAYPOST_CONFIG_DIR", str(tmp_path))
+    monkeypatch.delenv("WAYPOST_MODEL", raising=False)
+    transient = {"search_url": "http://127.0.0.1:41234/search?q={query}", "search_provider": "browser"}
+    settings = Settings(runs_dir=tmp_path / "runs", planner="rules", **transient)
+    keeper = _SettingsKeeper(settings, transient, {"runs_dir": tmp_path / "runs"})
+    values = {**settings.model_dump(mode="json"), "search_url": None, "model": ""}
+    core, in_effect = keeper.save_in_effect(values)
+    core.store.close()
+    assert keeper.settings.search_url == transient["search_url"]  # the bundled site, as at launch
+    assert in_effect["search_url"] == transient["search_url"]
+    assert keeper.settings.model == Settings().model  # the default model, not ""
+    written = tomllib.loads((tmp_path / "config.toml").read_text())
+    assert "search_url" not in written  # a relaunch reads the same file and gets the same default

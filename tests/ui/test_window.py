@@ -36,11 +36,12 @@ async def test_gate_dialog_shows_the_question_and_approving_succeeds(qtbot: QtBo
         dialog = window.gate_dialog
         assert dialog is not None
         assert dialog.isModal()
-        assert dialog.gate_label.text() == "gate_action (action)"
+        assert dialog.heading.text() == "Approve “Prefill signup”?"
+        assert "gate_action (action)" in dialog.heading.toolTip()  # codes stay in the tooltip
         assert dialog.reason_label.text() == "About to fill the signup form"
-        assert dialog.blocked_label.text() == "submit, purchase, delete"
-        assert 'fill label "Email" = a@b.co' in dialog.target_label.text()
-        assert "http://127.0.0.1/signup" in dialog.target_label.text()
+        assert dialog.blocked_label.text() == "Whatever you answer, these stay blocked: sending a form."
+        assert "Type into “Email”: a@b.co" in dialog.touch_label.text()
+        assert "http://127.0.0.1/signup" in dialog.touch_label.text()
         assert dialog.deny_button.isDefault() and not dialog.approve_button.isDefault()
         # live status: research done, the action waits for the person
         model = window.plan_view.model
@@ -58,12 +59,17 @@ async def test_gate_dialog_shows_the_question_and_approving_succeeds(qtbot: QtBo
         assert window.tabs.currentWidget() is window.answer_panel
 
 
-async def test_escape_denies_and_the_run_ends_blocked_policy(qtbot: QtBot, core: AgentCore) -> None:
+async def test_escape_asks_then_declining_ends_the_run_blocked_policy(qtbot: QtBot, core: AgentCore) -> None:
     async with open_window(core) as window:
         await run_to_gate(window)
-        assert window.gate_dialog is not None
+        dialog = window.gate_dialog
+        assert dialog is not None
         finished = next_emit(window.controller.run_finished)
-        qtbot.keyClick(window.gate_dialog, Qt.Key.Key_Escape)
+        qtbot.keyClick(dialog, Qt.Key.Key_Escape)
+        assert dialog.decline_box is not None and dialog.decline_box.text() == "Decline this step?"
+        assert window.controller.gate_pending  # nothing declined yet: the question still stands
+        decline = next(b for b in dialog.decline_box.buttons() if "Decline" in b.text())
+        decline.click()
         (bundle,) = await asyncio.wait_for(finished, 10)
         assert bundle.run_status is RunStatus.BLOCKED_POLICY
         assert window.plan_view.model.status_of("a1") == StepStatus.BLOCKED_GATE
@@ -135,7 +141,7 @@ async def test_stop_cancels_and_history_offers_resume(
         assert not window.live_view.stop_button.isEnabled()
         assert window.task_panel.run_button.isEnabled()
         panel = window.history_panel
-        assert cell_text(panel.table, 0, 0) == "INTERRUPTED"
+        assert cell_text(panel.table, 0, 0) == "Stopped; can resume"
         panel.table.selectRow(0)
         assert panel.resume_button.isEnabled()
 

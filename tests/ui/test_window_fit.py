@@ -26,7 +26,7 @@ async def test_an_empty_task_says_so_next_to_the_task_box(qtbot: QtBot, core: Ag
         assert not window.controller.busy
 
 
-async def test_a_planning_error_shows_next_to_the_task_box_and_clears_the_old_plan(
+async def test_a_planning_error_shows_next_to_the_task_box_says_where_to_fix_it_and_clears_the_plan(
     qtbot: QtBot, core: AgentCore
 ) -> None:
     async with open_window(core) as window:
@@ -39,6 +39,9 @@ async def test_a_planning_error_shows_next_to_the_task_box_and_clears_the_old_pl
         notice = window.task_panel.notice
         assert notice.isVisible() and message in notice.text()
         assert window.plan_view.model.rowCount() == 0
+        # it said "Could not finish: PlannerConfigError: the llm planner needs a model…"
+        assert "File › Settings › Model" in notice.text() and "Rules" in notice.text()
+        assert "PlannerConfigError" not in notice.text() and "PlannerConfigError" in notice.toolTip()
 
 
 def test_default_size_fits_the_available_screen() -> None:

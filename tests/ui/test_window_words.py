@@ -1,0 +1,109 @@
+"""People's words where a person reads, and the small things that used to surprise: an error says where
+to fix it, the resume offer says where a run waits, a paused run is offered, the URL belongs to its
+task."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Callable
+from pathlib import Path
+
+from PySide6.QtCore import QSettings
+from PySide6.QtWidgets import QMessageBox
+from pytestqt.qtbot import QtBot
+
+from executor.service import AgentCore
+from executor.tools import ToolContext
+from tests.support.fake_tools import FakeTool
+from tests.ui.conftest import DEFAULT_SETTINGS, make_plan, next_emit, open_window
+from ui.controller import RunController
+from ui.main_window import MainWindow
+from ui.words import plural
+
+
+def test_counts_read_as_words() -> None:
+    assert (plural(1, "step"), plural(2, "step"), plural(0, "action")) == ("1 step", "2 steps", "0 actions")
+
+
+async def _held_then_closed(make_core: Callable[..., AgentCore]) -> tuple[AgentCore, str]:
+    """A run paused by the person (not at a gate), then the window closed: the store keeps it RUNNING."""
+    windows: list[MainWindow] = []
+
+    def pause_now(_ctx: ToolContext) -> None:  # the person clicks Pause while the search works
+        windows[0].live_view.pause_button.click()
+
+    core = make_core(web_search=FakeTool("web_search", evidence_per_call=1, on_call=pause_now))
+    search = {"step_id": "r1", "type": "WEB_SEARCH", "name": "Search packages"}
+    plan = make_plan("A", [search, {"step_id": "c1", "type": "COMPUTE", "depends_on": ["r1"]}])
+    async with open_window(core) as window:
+        windows.append(window)
+        held = next_emit(window.controller.held)
+        started = next_emit(window.controller.run_started)
+        window.controller.run_plan(plan)
+        (event,) = await asyncio.wait_for(started, 10)
+        await asyncio.wait_for(held, 10)
+    return core, str(event.run_id)
+
+
+async def test_a_run_paused_mid_way_is_offered_on_relaunch_and_no_says_where_it_waits(
+    qtbot: QtBot, make_core: Callable[..., AgentCore], tmp_path: Path
+) -> None:
+    core, run_id = await _held_then_closed(make_core)
+    assert [(r.run_id, r.status) for r in core.history()] == [(run_id, "RUNNING")]
+    state = QSettings(str(tmp_path / "window.ini"), QSettings.Format.IniFormat)
+    window = MainWindow(RunController(core), DEFAULT_SETTINGS, window_state=state)
+    qtbot.addWidget(window)
+    window.show()
+    assert window.offer_resume(), "a paused run was not offered"
+    box = window.resume_offer
+    assert box is not None and "stopped or paused before it finished" in box.text()
+    assert "waits in History" in box.informativeText()
+    box.button(QMessageBox.StandardButton.No).click()
+    assert window.tabs.currentWidget() is window.history_panel
+    selected = window.history_panel.selected()
+    assert selected is not None and selected.run_id == run_id
+    assert "select it and press Resume" in window.task_panel.notice.text()
+    again = MainWindow(RunController(core), DEFAULT_SETTINGS, window_state=state)
+    qtbot.addWidget(again)
+    assert not again.offer_resume()  # asked once: not at every launch
+
+
+async def test_the_url_goes_with_its_task(qtbot: QtBot, core: AgentCore) -> None:
+    """It kept its value into the next task."""
+    async with open_window(core) as window:
+        panel = window.task_panel
+        panel.task_edit.setPlainText("Read the pricing table")
+        panel.url_edit.setText("http://127.0.0.1:8765/pricing.html")
+        panel.plan_button.click()  # used with this task
+        await window.controller.wait_idle()
+        panel.task_edit.setPlainText("Read the pricing table again")  # the same task, edited: kept
+        assert panel.url_edit.text() == "http://127.0.0.1:8765/pricing.html"
+        panel.task_edit.setPlainText("Open the signup page")  # another task
+        assert panel.url_edit.text() == ""
+        panel.url_edit.setText("http://127.0.0.1:8765/a.html")
+        panel.plan_button.click()
+        await window.controller.wait_idle()
+        panel.task_edit.clear()  # emptied: a new task comes
+        assert panel.url_edit.text() == ""
+        panel.url_edit.setText("http://127.0.0.1:8765/b.html")  # typed before the task: it stays
+        panel.task_edit.setPlainText("Read b")
+        assert panel.url_edit.text() == "http://127.0.0.1:8765/b.html"
+
+
+def test_a_citation_nothing_can_open_shows_its_address_with_copy(qtbot: QtBot) -> None:
+    """Citation links failed silently when no browser would run (as root, say)."""
+    from PySide6.QtGui import QGuiApplication
+
+    from ui.answer_panel import AnswerPanel
+
+    panel = AnswerPanel()
+    qtbot.addWidget(panel)
+    panel.show()
+    panel.open_url = lambda _url: False
+    panel.open_source("http://127.0.0.1:8765/pricing.html")
+    assert (
+        panel.open_note.isVisible() and "http://127.0.0.1:8765/pricing.html" in panel.open_note.label.text()
+    )
+    panel.open_note.copy_button.click()
+    clipboard = QGuiApplication.clipboard()
+    assert clipboard is not None and clipboard.text() == "http://127.0.0.1:8765/pricing.html"
