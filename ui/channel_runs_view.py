@@ -51,7 +51,7 @@ class WaitingRunsView(QWidget):
         self.note.setWordWrap(True)
         self.runs = QListWidget()
         self.open_button = QPushButton("&Open the question…")
-        self.refresh_button = QPushButton("Re&fresh")
+        self.refresh_button = QPushButton("Refresh")
         buttons = QHBoxLayout()
         buttons.addWidget(self.open_button)
         buttons.addStretch(1)

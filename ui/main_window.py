@@ -11,12 +11,11 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any
 
-from PySide6.QtCore import QByteArray, QSettings, Qt, Signal, Slot
+from PySide6.QtCore import QSettings, Qt, Signal, Slot
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QTabWidget, QWidget
 
 from ui.answer_panel import AnswerPanel
-from ui.channel_runs_view import WaitingRunsView
 from ui.controller import RunController
 from ui.examples import EXAMPLE_TASKS, ExampleTask
 from ui.gate_flow import GateFlow
@@ -30,8 +29,8 @@ from ui.resume_offer import WAITS_IN_HISTORY, ResumeOffer
 from ui.search_words import search_note
 from ui.secret_vault import SecretVault
 from ui.task_panel import TaskInput, TaskPanel
-from ui.window_layout import LaterTabs, file_menus, two_columns
-from ui.window_rules import MIN_WIDTH, cap_budget, changed_settings, default_size, saved_words
+from ui.window_layout import LaterTabs, file_menus, restore_geometry, two_columns
+from ui.window_rules import MIN_WIDTH, cap_budget, changed_settings, saved_words
 from ui.words import mode_words, outcome_words, plural, replay_words
 
 if TYPE_CHECKING:  # the core's types and the late parts: the window paints first (architecture.md)
@@ -96,7 +95,6 @@ class MainWindow(QMainWindow):
         self.tabs.setDocumentMode(True)
         self.tabs.addTab(self.live_view, "&Live")
         self._later = LaterTabs(self.tabs, ["A&nswer", "Rece&ipts", "&History"], self._make_tabs)
-        self.waiting_view = WaitingRunsView.into(self.tabs, self._on_resume_requested, self.refresh_history)
         central, self.splitter = two_columns(self.task_panel, self.plan_view, self.tabs)
         self.setCentralWidget(central)
         self.settings_action, self.quit_action, self.examples_menu = file_menus(
@@ -107,7 +105,7 @@ class MainWindow(QMainWindow):
         if voice is not None:
             self.attach_voice(voice)
         self.setMinimumWidth(MIN_WIDTH)
-        self._restore_geometry()
+        restore_geometry(self, window_state)
         if controller.core_is_ready:
             self.refresh_history()
             self._show_ready()
@@ -188,6 +186,9 @@ class MainWindow(QMainWindow):
         self._history.resume_requested.connect(self._on_resume_requested)
         self._history.replay_requested.connect(self._on_replay_requested)
         self._history.refresh_requested.connect(self.refresh_history)
+        from ui.channel_runs_view import WaitingRunsView  # the run store's modules: after first paint
+
+        self.waiting_view = WaitingRunsView.into(self.tabs, self._on_resume_requested, self.refresh_history)
         return [self._answer, self._receipts, self._history]
 
     @property
@@ -214,7 +215,7 @@ class MainWindow(QMainWindow):
 
     def refresh_history(self) -> None:
         active = self.controller.current_run_id if self.controller.busy else None
-        self.history_panel.set_runs(self.controller.history(), active)
+        self.history_panel.set_runs(self.controller.history(), active)  # builds the later tabs
         self.waiting_view.show_waiting(self.controller)
 
     def paused_run(self) -> RunSummary | None:
@@ -428,12 +429,6 @@ class MainWindow(QMainWindow):
         if self.settings:
             site = self.controller.site.base_url if self.controller.site is not None else None
             self.task_panel.set_search_note(search_note(self.settings, site))
-
-    def _restore_geometry(self) -> None:
-        saved = self._window_state.value("geometry") if self._window_state is not None else None
-        if isinstance(saved, QByteArray) and self.restoreGeometry(saved):
-            return
-        self.resize(default_size(self.screen().availableGeometry().size()))
 
     def closeEvent(self, event: QCloseEvent) -> None:
         """A gate waiting for an answer pauses (resumable later); other work is cancelled."""

@@ -9,11 +9,12 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QByteArray, QSettings, Qt
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import QMainWindow, QMenu, QSplitter, QTabWidget, QVBoxLayout, QWidget
 
 from ui.icons import icon
+from ui.window_rules import default_size
 
 
 def two_columns(task_box: QWidget, plan: QWidget, tabs: QWidget) -> tuple[QWidget, QSplitter]:
@@ -86,3 +87,11 @@ def file_menus(window: QMainWindow, examples: QMenu) -> tuple[QAction, QAction, 
     for action in examples.actions():
         examples_menu.addAction(action)
     return settings, quit_action, examples_menu
+
+
+def restore_geometry(window: QMainWindow, state: QSettings | None) -> None:
+    """The size and place the window had when it was last closed, else a size that fits the screen."""
+    saved = state.value("geometry") if state is not None else None
+    if isinstance(saved, QByteArray) and window.restoreGeometry(saved):
+        return
+    window.resize(default_size(window.screen().availableGeometry().size()))

@@ -48,6 +48,7 @@ ALLOWED = {
     "qasync",
     "ui",
     "app",
+    "common",  # common.moments only: app/entry.py's start-up moments (standard library alone)
 }
 ALLOWED |= {"__main__", "_distutils_hack"}
 #: The app modules that belong to the window's start (the rest load after the first paint).

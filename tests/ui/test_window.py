@@ -39,7 +39,8 @@ async def test_gate_dialog_shows_the_question_and_approving_succeeds(qtbot: QtBo
         assert dialog.heading.text() == "Approve “Prefill signup”?"
         assert "gate_action (action)" in dialog.heading.toolTip()  # codes stay in the tooltip
         assert dialog.reason_label.text() == "About to fill the signup form"
-        assert dialog.blocked_label.text() == "Whatever you answer, these stay blocked: sending a form."
+        blocked = "Whatever you answer, these stay blocked: sending a form, buying and deleting."
+        assert dialog.blocked_label.text() == blocked
         assert "Type into “Email”: a@b.co" in dialog.touch_label.text()
         assert "http://127.0.0.1/signup" in dialog.touch_label.text()
         assert dialog.deny_button.isDefault() and not dialog.approve_button.isDefault()
