@@ -52,7 +52,7 @@ ALLOWED = {
 }
 ALLOWED |= {"__main__", "_distutils_hack"}
 #: The app modules that belong to the window's start (the rest load after the first paint).
-WINDOW_APP = {"app", "app.entry", "app.gui_boot", "app.gui", "app.hardening"}
+WINDOW_APP = {"app", "app.entry", "app.stopped", "app.gui_boot", "app.gui", "app.hardening"}
 
 
 def test_nothing_but_qt_and_the_window_is_imported_before_the_first_paint(tmp_path: Path) -> None:
