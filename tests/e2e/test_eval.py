@@ -29,7 +29,7 @@ SITES = {"saas", "shop", "account", "mail", "travel"}
 def test_the_suite_has_forty_core_tasks_and_two_halves_on_five_sites() -> None:
     assert len({t.task_id for t in TASKS}) == len(TASKS)
     assert all("{url}" in t.goal for t in TASKS)
-    by_split = {s: [t for t in TASKS if t.split == s] for s in ("core", "dev", "heldout")}
+    by_split = {s: [t for t in TASKS if t.split == s] for s in ("core", "dev", "heldout", "unseen")}
     assert sum(map(len, by_split.values())) == len(TASKS)
     assert len(by_split["core"]) == 40 and {t.family for t in by_split["core"]} == CORE_FAMILIES
     for half in ("dev", "heldout"):
@@ -39,6 +39,8 @@ def test_the_suite_has_forty_core_tasks_and_two_halves_on_five_sites() -> None:
         assert sum(not t.satisfiable for t in tasks) >= 3, half  # the page cannot do what is asked
         assert sum(bool(VIETNAMESE.search(t.goal)) for t in tasks) >= 5, half
     assert not any(t.page.startswith("heldout/") for t in by_split["dev"])  # held-out pages are for held-out
+    assert all(t.page.startswith("unseen/") for t in by_split["unseen"]) and len(by_split["unseen"]) == 14
+    assert not any(t.page.startswith("unseen/") for t in TASKS if t.split != "unseen")
 
 
 #: Letters only Vietnamese uses among the goals' languages.
