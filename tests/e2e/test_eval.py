@@ -66,13 +66,14 @@ SOLVED_FLOOR = 12
 def test_the_whole_suite_never_says_success_when_the_page_check_failed(
     waypost_home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """The eval in CI: any false SUCCESS (SUCCESS while the page's check failed) is a defect."""
-    code, out, _ = run_cli(capsys, "eval", "--rules", "--json")
+    """The eval in CI: any false SUCCESS (SUCCESS while the page's check failed) is a defect. The
+    unseen split is measured, not gated: a gate would put its failures in front of the rule writer."""
+    code, out, _ = run_cli(capsys, "eval", "--rules", "--json", "--tasks", "core,dev,heldout")
     report = json.loads(out)
     false = [
         (r["task_id"], r["run_status"], r["answer"][:120]) for r in report["results"] if r["false_success"]
     ]
-    assert code == 0 and report["total"] == len(TASKS)
+    assert code == 0 and report["total"] == sum(t.split != "unseen" for t in TASKS)
     assert not false, false
     assert report["successes"] >= SOLVED_FLOOR, [r["task_id"] for r in report["results"] if not r["success"]]
 
