@@ -155,7 +155,23 @@ def read_asks(task: str) -> AskList:
         reading.asks = [a for a in reading.asks if a.kind in ("answer", "open", "search", "sort")]
     forbidden = list(dict.fromkeys(f for f in reading.forbidden if f))
     asks = [a for a in reading.asks if not _is_forbidden(a, forbidden)]
-    return AskList(asks=asks, forbidden=forbidden, unread=reading.unread)
+    asks, unread = _needs_join_choice(asks, reading.unread)
+    return AskList(asks=asks, forbidden=forbidden, unread=unread)
+
+
+#: A stated need: a number of people or seats, an amount of storage ("12 people", "200 GB").
+_NEED = re.compile(r"(?i)\b\d[\d,.]*\s*(?:people|persons|users|seats|members|người|gb|tb|mb)\b")
+
+
+def _needs_join_choice(asks: list[Ask], unread: list[str]) -> tuple[list[Ask], list[str]]:
+    """ "We're 12 people and need roughly 200 GB. Cheapest plan that works?": the needs said in a
+    sentence of their own are what the choice must meet, so they join its question."""
+    needs = [u for u in unread if _NEED.search(u)]
+    choice = next((a for a in asks if isinstance(a, AnswerAsk) and a.expects == "item"), None)
+    if not needs or choice is None:
+        return asks, unread
+    joined = choice.model_copy(update={"question": f"{choice.question.rstrip(' ?')} for {'; '.join(needs)}"})
+    return [joined if a is choice else a for a in asks], [u for u in unread if u not in needs]
 
 
 def _read_clause(clause: str, reading: _Reading) -> None:
