@@ -31,7 +31,7 @@ def filling(verb: str, rest: str) -> list[Ask] | None:
     rest = re.sub(
         r"^(?:in\s+|out\s+)?(?:the\s+|my\s+|this\s+)?(?:[\w-]+\s+){0,2}?(?:form|fields|details|biểu mẫu|form"
         r" đăng ký)"
-        r"\s*(?:with|using|như sau|:)?\s*",
+        r"\s*(?:for\s+(?:it|them|this|that|me|us)\s+)?(?:with|using|như sau|:)?\s*",  # "for it with"
         "",
         rest,
         flags=re.I,

@@ -127,7 +127,8 @@ def research_urls(spec: TaskSpecV1) -> list[str]:
 
 #: Words that ask for the web beyond the page the task names ("compare with reviews online").
 _WEB_WORDS = ("search the web", "on the web", "online", "other sites", "other sources", "reviews", "news",
-              "google", "tìm trên mạng", "nguồn khác")  # fmt: skip
+              "google", "tìm trên mạng", "nguồn khác", "with sources", "with citations", "cite sources",
+              "kèm nguồn")  # fmt: skip
 
 
 def _page_answers(spec: TaskSpecV1) -> bool:

@@ -20,7 +20,7 @@ from executor.act.loop import LoopSpec
 from executor.act.refs import resolve_data, step_payload
 from executor.errors import FatalToolError
 from executor.tools import ToolContext
-from planner.asks import AskList
+from planner.asks import AskList, FillAsk, SubmitAsk
 from planner.models import Step
 
 
@@ -112,7 +112,25 @@ def spec_for(step: Step, outputs: Mapping[str, Any]) -> LoopSpec:
     if not goal and not payload:
         return LoopSpec(url=url, actions=[])
     asks = _asks(inputs.get("asks"))
+    if asks is not None:
+        asks = _with_earlier(asks, {k: v for k, v in payload.items() if k not in own})
     return LoopSpec(url=url, goal=goal, payload=payload, asks=asks)
+
+
+def _with_earlier(asks: AskList, earlier: Mapping[str, Any]) -> AskList:
+    """What an earlier step handed on ("package": "Pro", the recommendation) joins the asks as a
+    fill, before any send: "prefill the form for it" means with the package it chose."""
+    named = {a.field.lower() for a in asks.asks if isinstance(a, FillAsk)}
+    values = {a.value for a in asks.asks if isinstance(a, FillAsk)}
+    extra = [
+        FillAsk(field=k.replace("_", " "), value=v)
+        for k, v in earlier.items()
+        if isinstance(v, str) and v and k.replace("_", " ").lower() not in named and v not in values
+    ]
+    if not extra:
+        return asks
+    at = next((i for i, a in enumerate(asks.asks) if isinstance(a, SubmitAsk)), len(asks.asks))
+    return asks.model_copy(update={"asks": [*asks.asks[:at], *extra, *asks.asks[at:]]})
 
 
 def _asks(raw: Any) -> AskList | None:
