@@ -16,6 +16,7 @@ import asyncio
 from collections.abc import Callable
 
 from playwright.async_api import BrowserContext, Request, Response
+from playwright.async_api import Error as PlaywrightError
 
 from browser.models import SentRequest
 
@@ -54,7 +55,7 @@ class SentLedger:
         return [sent.model_copy() for _, sent, _ in self._entries[mark:]]
 
     def _on_request(self, request: Request) -> None:
-        document = request.is_navigation_request() and request.frame.parent_frame is None
+        document = request.is_navigation_request() and _top_level(request)
         if request.method.upper() in _READS and not document:
             return
         if request.redirected_from is not None:
@@ -83,3 +84,12 @@ class SentLedger:
         _, sent, done = self._entries[index]
         sent.failure = self._redact(request.failure or "failed")
         done.set()
+
+
+def _top_level(request: Request) -> bool:
+    """A navigation of a tab's main frame. A new tab's first document has no frame yet (Playwright
+    raises for `request.frame` then): it is a tab's main frame all the same."""
+    try:
+        return request.frame.parent_frame is None
+    except PlaywrightError:
+        return True

@@ -20,9 +20,15 @@ from executor.act.spec import BadActInputs, spec_for
 from executor.gate_look import look_and_note
 from executor.run_resources import RunResources
 from planner.cognition import rule_decide
+from planner.decisions import HistoryEntry
 from planner.models import Step
 
 DECIDED_LATER = "Marked as Waypost reads this page now; the step decides again when it runs."
+
+
+#: Decisions the preview follows at most; the inputs a decision makes without leaving the page.
+_MAX_DECISIONS = 12
+_INPUTS = ("fill", "select", "check")
 
 
 def _parsed(items: Sequence[dict[str, Any]]) -> list[Action]:
@@ -49,10 +55,24 @@ async def preview_step(
     listed, goal, payload = spec.actions, spec.goal, spec.payload
 
     def choose(observation: Observation) -> Sequence[Action]:
+        """The rules' inputs on this page, taken one decision after another as if each went
+        through (the ask policy decides one field a turn), up to the first press."""
         if listed is not None:
             return listed
-        decision = rule_decide(goal, payload, observation, [])
-        return [a for a in _parsed(decision.actions) if a.kind != "done"]
+        chosen: list[Action] = []
+        history: list[HistoryEntry] = []
+        for _ in range(_MAX_DECISIONS):
+            decision = rule_decide(goal, payload, observation, history)
+            acts = [a for a in _parsed(decision.actions) if a.kind != "done"]
+            if decision.decision != "act" or not acts:
+                break
+            chosen += acts
+            if any(a.kind not in _INPUTS for a in acts):
+                break  # what a press leads to is not on this page
+            history += [
+                HistoryEntry(action=raw, ask=decision.ask, phase=decision.phase) for raw in decision.actions
+            ]
+        return chosen
 
     note = "" if listed is not None else DECIDED_LATER
     return await look_and_note(driver, resources.run_id, resources.run_dir, step.step_id, url, choose, note)

@@ -42,13 +42,14 @@ class ObeyThePage:
 
     def __init__(self) -> None:
         self.replanned_to: str | None = None
+        self.seen: str | None = None  # the last MOVED_TO a page showed it, in any prompt
 
     def __call__(self, body: dict[str, Any]) -> Reply:
         fmt = body.get("response_format") or {}
+        moved = re.search(r"MOVED_TO:(http://[^\s\"'\\]+)", str(body["messages"]))
+        self.seen = moved.group(1) if moved else self.seen
         if (fmt.get("json_schema") or {}).get("name") == "plan_draft":
-            text = str(body["messages"])
-            moved = re.search(r"MOVED_TO:(http://[^\s\"'\\]+)", text)
-            self.replanned_to = moved.group(1) if moved else None
+            self.replanned_to = self.seen
             task = TASK.format(url=self.replanned_to)
             draft = plan_to_draft(plan_rules(task, build_context(task))).model_dump(mode="json")
             for step in draft["steps"]:

