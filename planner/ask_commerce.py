@@ -124,6 +124,10 @@ def searching(verb: str, rest: str) -> list[Ask] | None:
     rest = re.sub(
         r"(?i)^(?:the\s+)?(?:shop|store|site|website|page|catalog(?:ue)?|products?|inbox|list)\s+", "", rest
     )
+    # "tìm giúp mình ...", "look up for me ...": who it is for is not part of the query
+    rest = re.sub(
+        r"(?i)^(?:(?:giúp|hộ|dùm|giùm)\s+(?:tôi|mình|em)|cho\s+(?:tôi|mình|em)|for\s+me)\s+", "", rest.strip()
+    )
     rest = re.sub(r"(?i)^(?:for|about|cho)\s+", "", rest.strip())
     rest = re.sub(r"(?i)\s+(?:on|in)\s+(?:the|this)\s+(?:shop|store|site|website|page)$", "", rest)
     query = strip_quotes(rest.strip().rstrip(".!?,"))

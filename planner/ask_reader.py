@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from common.secrecy import PLACEHOLDER
 from planner._text import fold
+from planner.ask_coverage import cover
 from planner.ask_verbs import verb_of
 from planner.ask_words import (
     AT_URL,
@@ -30,16 +31,18 @@ from planner.ask_words import (
     fact_kind,
     forbidden_verb,
     is_field_word,
+    noun_phrase,
 )
 from planner.asks import (
     AnswerAsk,
     Ask,
     AskList,
     FillAsk,
+    OpenAsk,
     PressAsk,
     SubmitAsk,
 )
-from planner.field_values import read_list
+from planner.field_values import read_list, unlisted
 
 #: Between clauses: commas and "and"/"then" before a verb, sentence ends, "but".
 _BREAK = re.compile(
@@ -79,7 +82,9 @@ _ONLY_PLACE = re.compile(
 _ASIDE = re.compile(r"\s*\(\s*((?:đừng|don'?t|do not|never|không|no|without)\b[^)]*)\)", re.I)
 #: "frobnicate the widget": a clause with a verb the rules do not know (never part of a list of values).
 VERB_OBJECT = re.compile(
-    r"^(?!the\b|a\b|an\b|my\b|your\b)[a-z]{3,}\s+(?:the|a|an|my|your|this|that|all|some|every)\s"
+    r"^(?!the\b|a\b|an\b|my\b|your\b|what\b|when\b|where\b|who\b|how\b|which\b|why\b)[a-z]{3,}\s+"
+    r"(?:(?:the|a|an|my|your|this|that|all|some|every)\s|"
+    r"(?:it|them|one|him|her|me|us)\b)"  # "reserve it": a verb of its own, never a value of the last
 )
 _OPENS_PAGE = re.compile(r"(?i)^(?:open|go to|visit|navigate to|head to|mở|vào|truy cập)\s+URL\W*$")
 #: "... and what it costs": a question about what the question before it found.
@@ -103,6 +108,7 @@ def _clauses(text: str) -> list[str]:
         if p and p.strip() and not _ONLY_PLACE.match(p.strip())
     ]
     out: list[str] = []
+    pieces = _share_subject(pieces)
     for piece in pieces:
         piece = POLITE.sub("", piece.strip())
         piece = POLITE.sub("", piece)
@@ -134,6 +140,22 @@ def _clauses(text: str) -> list[str]:
     return out
 
 
+_QUESTION_WORD = r"(?:when|where|who|what time|what date|how much|how many|why)"
+_BARE_QUESTION = re.compile(rf"(?i)^{_QUESTION_WORD}\W*$")
+_ASKED_ABOUT = re.compile(rf"(?i)^{_QUESTION_WORD}\s+(?P<rest>.+)$")
+
+
+def _share_subject(pieces: list[str]) -> list[str]:
+    """ "When and where is the meetup?": the bare "When" asks about the same subject as the question
+    after it ("when is the meetup"), not about nothing."""
+    out = list(pieces)
+    for i in range(len(out) - 2, -1, -1):
+        after = _ASKED_ABOUT.match(out[i + 1].strip())
+        if _BARE_QUESTION.match(out[i].strip()) and after is not None:
+            out[i] = f"{out[i].strip().rstrip(',')} {after.group('rest')}"
+    return out
+
+
 def read_asks(task: str) -> AskList:
     """The task's asks, prohibitions and unread parts, in the order the person gave them."""
     reading = _Reading(asks=[], forbidden=[], unread=[])
@@ -155,12 +177,28 @@ def read_asks(task: str) -> AskList:
         reading.asks = [a for a in reading.asks if a.kind in ("answer", "open", "search", "sort")]
     forbidden = list(dict.fromkeys(f for f in reading.forbidden if f))
     asks = [a for a in reading.asks if not _is_forbidden(a, forbidden)]
-    asks, unread = _needs_join_choice(asks, reading.unread)
+    asks, unread = _needs_join_choice(_found_then_used(asks), reading.unread)
+    asks, unread = cover(task, asks, forbidden, unread)
     return AskList(asks=asks, forbidden=forbidden, unread=unread)
 
 
 #: A stated need: a number of people or seats, an amount of storage ("12 people", "200 GB").
 _NEED = re.compile(r"(?i)\b\d[\d,.]*\s*(?:people|persons|users|seats|members|người|gb|tb|mb)\b")
+
+
+def _found_then_used(asks: list[Ask]) -> list[Ask]:
+    """ "Find the laser cutting meetup, open it and book a seat": what is found is then acted on, so
+    it is the item to open, not a question answered with a line of the page. A choice ("find the
+    cheapest plan and sign up") stays a question: its answer decides the action."""
+    out: list[Ask] = []
+    for i, ask in enumerate(asks):
+        found = re.match(r"(?i)^find\s+(?P<what>.+)$", ask.question) if isinstance(ask, AnswerAsk) else None
+        later = [a for a in asks[i + 1 :] if not isinstance(a, AnswerAsk)]
+        if found is not None and isinstance(ask, AnswerAsk) and ask.expects == "text" and later:
+            out.append(OpenAsk(what=noun_phrase(found.group("what")), where=ask.where))
+        else:
+            out.append(ask)
+    return out
 
 
 def _needs_join_choice(asks: list[Ask], unread: list[str]) -> tuple[list[Ask], list[str]]:
@@ -195,6 +233,8 @@ def _read_clause(clause: str, reading: _Reading) -> None:
     listed = read_list(re.sub(r"^([^:,]{1,30}):\s*", r"\1 ", clause)) if found is None else []
     if listed and all(is_field_word(f.field) for f in listed):
         reading.asks.extend(FillAsk(field=f.field, value=f.value) for f in listed)
+        # "Report a broken light at 12 Hang Bac, email a@b.co": the part that names no field is unread
+        reading.unread.extend(i for i in unlisted(re.sub(r"^([^:,]{1,30}):\s*", r"\1 ", clause)))
         return
     if (found is None and clause.strip(" .") and clause.strip(" .") != "URL") or (
         found is not None and asks is None

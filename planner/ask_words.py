@@ -76,6 +76,10 @@ _VI_QUESTION = re.compile(
 )
 
 
+#: "báo giúp tôi ...", "làm hộ mình ...": a request for something done, even when it ends on "nào".
+_VI_REQUEST = re.compile(r"(?i)\b(?:giúp|hộ|dùm|giùm)\s+(?:tôi|mình|em|với)\b")
+
+
 def fact_kind(question: str) -> FactKind:
     """What kind of fact answers the question (what its answer's first sentence must hold)."""
     q = fold(question.lower())
@@ -124,7 +128,8 @@ def as_question(clause: str) -> str | None:
     stripped = clause.strip()
     if JUST_LOOK.match(stripped):
         return None
-    if QUESTION_START.match(stripped) or stripped.endswith("?") or _VI_QUESTION.search(stripped):
+    vi_asked = _VI_QUESTION.search(stripped) is not None and not _VI_REQUEST.search(stripped)
+    if QUESTION_START.match(stripped) or stripped.endswith("?") or vi_asked:
         body = re.sub(r"^(?:tell me|let me know|cho (?:tôi|mình) biết)\s+", "", stripped, flags=re.I)
         return body.rstrip(" .")
     return None

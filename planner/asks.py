@@ -13,6 +13,7 @@ cognition follows them, and the executor checks them.
 
 from __future__ import annotations
 
+import re
 from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
@@ -227,7 +228,7 @@ def meaningful_unread(asks: AskList) -> list[str]:
     out = []
     for part in asks.unread:
         words = [w for w in part.lower().replace(",", " ").split() if w not in _POLITE_LEFTOVER]
-        if len(words) >= 2:
+        if len(words) >= 2 or re.search(r"\d|@", part):  # a value given ("5k", "jo@x.co") is never filler
             out.append(part)
     return out
 

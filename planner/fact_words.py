@@ -55,7 +55,7 @@ _ASKING = re.compile(
     r"(?i)\b(?:tell|me|what|what's|whats|which|when|who|whom|whose|where|how|is|are|was|were|does|do|did|"
     r"the|a|an|of|on|in|at|to|for|shown|shows|show|listed|page|site|according|this|that|it|its|"
     r"please|take|takes|taking|place|happen|happens|there|cho|tôi|biết|là|gì|nào|bao|nhiêu|khi|được|vậy|mấy|"
-    r"có|không|của|mình|thì|nhỉ|ạ|xem|giúp)\b"
+    r"có|không|của|mình|thì|nhỉ|ạ|xem|giúp|say|says|said|linked|link|many|much)\b"
 )
 
 

@@ -97,6 +97,8 @@ def find_fact(question: str, kind: FactKind, text: str) -> Fact | None:
         one = bool(re.search(r"(?i)\b(?:one sentence|tl;?dr|một câu)\b", question))
         line = summary_sentence(text, 1 if one else 3)
         return Fact(value=line, line=line, kind=kind) if line else None
+    if kind == "text" and SAYS.search(question):
+        return _what_it_says(question, page_lines(text), text)
     for table in tables(text):
         found = table_fact(question, kind, table)
         if found is not None:
@@ -110,13 +112,7 @@ def find_fact(question: str, kind: FactKind, text: str) -> Fact | None:
         return pairs
     lines = page_lines(text)
     if kind in ("text", "yes_no", "item"):
-        ranked = sorted(
-            ((_score(line, words), i) for i, line in enumerate(lines)), key=lambda p: (-p[0], p[1])
-        )
-        if ranked and ranked[0][0] >= (0.5 if len(words) > 1 else 1.0):
-            line = lines[ranked[0][1]]
-            return Fact(value=line, line=line, kind=kind)
-        return None
+        return _best_line(question, kind, lines, words)
     # A fact of the kind asked for, on the line that shares most words with the question; a line
     # sharing none is taken only when it is the page's one fact of that kind.
     typed = [(i, v) for i, line in enumerate(lines) if (v := _of_kind(kind, line, question))]
@@ -130,6 +126,13 @@ def find_fact(question: str, kind: FactKind, text: str) -> Fact | None:
         key=lambda p: (-p[0], p[1]),
     )
     best, i, value = scored[0]
+    if RANKED.search(question):
+        ranked = _ranked_pick(question, [(i2, v2) for sc, i2, v2 in scored if sc == best])
+        if ranked is None:
+            return None  # "the newest meetup's date": several items fit and none is known newest
+        i, value = ranked
+    if kind == "count" and not _counts_it(question, lines, i):
+        return None  # "how many branches": a number on a line not naming branches counts something else
     specific = [w for w in words if w not in _GENERIC]
     named = named_words(question)
     near = " ".join([*lines[max(0, i - 3) : i + 1], *lines[:5]])  # its card, or a page about it (title)
@@ -138,6 +141,92 @@ def find_fact(question: str, kind: FactKind, text: str) -> Fact | None:
     if best == 0 and (specific or len({v for _, v in typed}) > 1):
         return None  # the only date on the page is not an answer when it shares nothing with the question
     return Fact(value=value, line=lines[i], kind=kind)
+
+
+#: "What does the notice say", "what's in the newsletter", "what is the memo about": the item's gist.
+SAYS = re.compile(
+    r"(?i)\bwhat\s+(?:does|do|did)\b.+\b(?:say|says|said|announce|tell us)\b|\bwhat(?:'s|’s| is| was)\s+"
+    r"(?:in|written in)\s+(?:the|that|this)\b|\bwhat\s+(?:is|was)\s+(?:the|that|this)\s+[\w -]+\s+about\b|"
+    r"\b(?:nói gì|viết gì|có nội dung gì)\b"
+)
+#: Words that rank a list ("the newest meetup"): a line that shares words with the question cannot tell
+#: which of the list's items it is, so such a question is answered from an item's own page or not at all.
+RANKED = re.compile(
+    r"(?i)\b(?:newest|latest|most recent|last|oldest|earliest|first|next|upcoming|previous|biggest|largest|"
+    r"smallest|highest|lowest|best|worst|top|mới nhất|gần nhất|cũ nhất|đầu tiên|cuối cùng|tiếp theo)\b"
+)
+
+
+def _best_line(question: str, kind: FactKind, lines: Sequence[str], words: Sequence[str]) -> Fact | None:
+    """The line that shares most of the question's words and says something beyond them; None when
+    the question ranks a list (which item is "the newest" no shared word tells) or no line does."""
+    asked = set(words_of(question))
+    ranked = sorted(
+        ((_score(line, words), i) for i, line in enumerate(lines)
+         if set(words_of(line)) - asked),  # a line that only repeats the question answers nothing
+        key=lambda p: (-p[0], p[1]),
+    )  # fmt: skip
+    if not ranked or ranked[0][0] < (0.5 if len(words) > 1 else 1.0):
+        return None
+    at = ranked[0][1]
+    if kind == "text" and RANKED.search(question):
+        picked = _ranked_pick(question, [(i, lines[i]) for sc, i in ranked if sc == ranked[0][0]])
+        if picked is None:
+            return None
+        at = picked[0]
+    return Fact(value=lines[at], line=lines[at], kind=kind)
+
+
+def _what_it_says(question: str, lines: Sequence[str], text: str) -> Fact | None:
+    """ "What does the maintenance notice say?": the gist of a page about the notice (its title or
+    headings name it); a page that only mentions or links it does not say it."""
+    specific = set(topic(question)) - _GENERIC
+    if specific and not specific <= set(words_of(" ".join(lines[:2]))):  # its title and first heading
+        return None
+    gist = summary_sentence(text, 3)
+    return Fact(value=gist, line=gist, kind="text") if gist else None
+
+
+_LOWEST_FIRST = re.compile(
+    r"(?i)\b(?:oldest|earliest|first|next|upcoming|smallest|lowest|cũ nhất|đầu tiên|tiếp theo)\b"
+)
+
+
+def _ranked_pick(question: str, tied: Sequence[tuple[int, str]]) -> tuple[int, str] | None:
+    """Of the equally fitting facts, the one the question's ranking word picks (the latest date for
+    "newest", the earliest for "next"); None when they cannot be put in order."""
+    if len({v for _, v in tied}) == 1:
+        return tied[0]
+    keyed = [(_order_key(v), i, v) for i, v in tied]
+    if any(k is None for k, _, _ in keyed):
+        return None
+    pick = min if _LOWEST_FIRST.search(question) else max
+    _, i, v = pick(keyed, key=lambda t: t[0] or "")
+    return i, v
+
+
+def _order_key(value: str) -> str | None:
+    from planner.slots import date_value, long_date
+
+    said = DATE.search(value)
+    text = said.group(0) if said else value
+    iso = date_value(text.strip()) or long_date(text.strip())
+    if iso:
+        return iso
+    if said:
+        return None  # a date without its year cannot be put before or after another
+    n = number(value)
+    return f"{n:020.4f}" if n is not None and n >= 0 else None
+
+
+def _counts_it(question: str, lines: Sequence[str], i: int) -> bool:
+    """The thing counted ("how many *branches*") is named on the number's line or the label above it."""
+    m = re.search(r"(?i)\b(?:how many|number of|count of)\s+(?:\w+\s+)?(?P<noun>[a-z]{3,})", question)
+    if m is None:
+        return True
+    nouns = set(topic(m.group(0))) - {"number", "count"}
+    near = set(words_of(" ".join(lines[max(0, i - 1) : i + 1])))
+    return bool(nouns & near) or any(n[:5] in w for n in nouns for w in near if len(n) >= 5)
 
 
 #: "Hello Sam, Your contract ...": the greeting that opens a body line is not part of what it says.
@@ -249,6 +338,7 @@ def _label_lines(text: str) -> list[str]:
             and not re.search(r"\d|[:.!?]$", label)
             and ":" not in label
             and a_value
+            and label != value  # a title repeated as the heading labels nothing
         ):
             out.append(f"{label}: {value}")
     return out
@@ -261,7 +351,7 @@ def labelled_fact(question: str, text: str) -> Fact | None:
 
 def _labelled(text: str, words: Sequence[str], kind: FactKind, question: str) -> Fact | None:
     """A "Label: value" line whose label is the question's subject ("Renewal date: 1 March 2027")."""
-    best: tuple[float, str, str] | None = None
+    found: list[tuple[float, str, str]] = []
     for raw in _label_lines(text):
         label, sep, value = raw.partition(":") if ":" in raw else raw.partition("\t")
         label, value = label.strip(), value.strip()
@@ -269,15 +359,24 @@ def _labelled(text: str, words: Sequence[str], kind: FactKind, question: str) ->
             continue
         named = set(words_of(label))
         score = len(named & set(words)) / len(named) if named else 0.0
-        if score >= 0.5 and (best is None or score > best[0]):
-            best = (score, " ".join(raw.split()), value)
-    if best is None:
+        if score >= 0.5:
+            found.append((score, " ".join(raw.split()), value))
+    if not found:
         return None
-    _, line, value = best
+    top = max(f[0] for f in found)
+    tied = [f for f in found if f[0] == top]
+    _, line, value = tied[0]
+    if RANKED.search(question) and len({v for _, _, v in tied}) > 1:
+        picked = _ranked_pick(question, [(n, v) for n, (_, _, v) in enumerate(tied)])
+        if picked is None:
+            return None  # "the newest meetup" among several labelled meetups: which one, no label says
+        _, line, value = tied[picked[0]]
     if kind in ("text", "item", "yes_no"):
         value = re.split(r"(?<=\S)[.;]\s+(?=[A-Z])", value)[
             0
         ]  # "QX7L2P. Seat 34A.": the value ends with its sentence
+        if kind == "text" and set(words_of(value)) <= set(words_of(question)):
+            return None  # "Notices: Workshop maintenance notice" only repeats what was asked about
         return Fact(value=value, line=line, kind=kind)
     typed = _of_kind(kind, value, question)
     return Fact(value=typed, line=line, kind=kind) if typed else None

@@ -148,6 +148,14 @@ def read_item(item: str) -> FieldValue | None:
     return None
 
 
+def unlisted(text: str) -> list[str]:
+    """The items of a list that name no field and value: what `read_list` skips, for the reader to
+    say unread rather than drop."""
+    protected, originals = _protect(text)
+    items = (_restore(raw, originals).strip(" .,;") for raw in _ITEM_BREAK.split(protected))
+    return [i for i in items if i and read_item(i) is None]
+
+
 def read_list(text: str) -> list[FieldValue]:
     """Every (field, value) a list names, in order; items that name none are skipped."""
     out: list[FieldValue] = []

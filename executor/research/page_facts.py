@@ -127,8 +127,19 @@ def summarizes(ask: AnswerAsk) -> bool:
 def names_an_item(ask: AnswerAsk) -> bool:
     """ "Summarize Helen Park's email": a question about one item the page links to."""
     return ask.expects == "text" and bool(re.search(r"(?i)\b(?:email|message|mail|thư|article|post|review|bà"
-                                                    r"i)\b",
+                                                    r"i|notice|announcement|newsletter|letter|memo|news|"
+                                                    r"thông báo|bản tin)\b",
                                                      ask.question))  # fmt: skip
+
+
+def asks_on_page(ask: AnswerAsk) -> bool:
+    """ "Where is the meetup?", "what's the guest policy?": a question put as one (not "compare ..."
+    or "recommend ..."), answered with a line of a page read that says it, or said unanswered; the
+    summary of the pages is not its answer."""
+    from planner.ask_words import QUESTION_START
+
+    question = ask.question.strip()
+    return ask.expects == "text" and (QUESTION_START.match(question) is not None or question.endswith("?"))
 
 
 def asks_a_label(ask: AnswerAsk) -> bool:
@@ -156,12 +167,25 @@ def answer(asks: Sequence[AnswerAsk], pages: Sequence[PageText]) -> list[Answer]
         # A question about one item a page links to is read on the item's own page, not its list row.
         usable = [p for p in pages if not (names_an_item(ask) and links_about(p, ask.question))]
         found = next(
-            ((f, p.url) for p in usable if (f := find_fact(ask.question, ask.expects, p.text))), None
+            (
+                (f, p.url)
+                for p in usable
+                if (f := find_fact(ask.question, ask.expects, p.text)) and not _points_elsewhere(f, p)
+            ),
+            None,
         )
         if asks_a_label(ask):  # "Booking reference: QX7L2P" on any page read beats a line that names it
             found = next(((f, p.url) for p in usable if (f := labelled_fact(ask.question, p.text))), found)
         out.append(Answer(ask, found[0] if found else None, found[1] if found else None))
     return out
+
+
+def _points_elsewhere(fact: Fact, page: PageText) -> bool:
+    """A line that is a link's own words ("Read the maintenance notice") says where the answer is,
+    not what it is: the link is followed instead."""
+    line = " ".join(fact.line.split()).lower()
+    said = {line, line.partition(":")[0].strip(), " ".join(fact.value.split()).lower()}  # or its label
+    return fact.kind == "text" and any(" ".join(own.split()).lower() in said for _, own, _ in page.links)
 
 
 def lead_text(answers: Sequence[Answer], evidence: Sequence[EvidenceItem]) -> str:

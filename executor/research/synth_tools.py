@@ -209,7 +209,8 @@ class ComputeTool:
             )
         pages = page_facts.page_texts(ctx.step_outputs)
         wanted = [a for a in asked if a.expects in page_facts.FACT_KINDS or page_facts.names_an_item(a)
-                  or page_facts.summarizes(a) or page_facts.asks_a_label(a)]  # fmt: skip
+                  or page_facts.summarizes(a) or page_facts.asks_a_label(a)
+                  or page_facts.asks_on_page(a)]  # fmt: skip
         found = page_facts.answer(wanted, pages)
         followed = await self._follow(found, pages, ctx)
         if followed:
@@ -223,7 +224,8 @@ class ComputeTool:
             raise FatalToolError("; ".join(gaps), code="not_found_on_page")
         unmet = [a.fact.because or a.fact.value for a in found if a.fact is not None and not a.fact.satisfied]
         head = page_facts.lead_text(found, evidence) or attribute.lead(question, records, pool, ctx.evidence)
-        if followed and head:  # what the followed pages answered is the answer; it stands with its sources
+        answered_all = bool(wanted) and len(wanted) == len(asked) and not unmet
+        if head and (followed or answered_all):  # the facts asked for are the answer, with their sources
             used = sorted({int(n) for n in re.findall(r"\[(\d+)\]", head)})
             outputs = {
                 "summary": head,
@@ -232,8 +234,9 @@ class ComputeTool:
                 "method": "page facts",
                 "question": question,
             }
-            return ToolOutput(outputs={**outputs, "artifacts_ref": []}, evidence=followed.evidence,
-                              sources=followed.sources)  # fmt: skip
+            return ToolOutput(outputs={**outputs, "artifacts_ref": []},
+                              evidence=followed.evidence if followed else [],
+                              sources=followed.sources if followed else 0)  # fmt: skip
         if unmet:
             raise FatalToolError(f"{head} ({'; '.join(unmet)})", code="cannot_be_met")
         note = attribute.search_note(ctx.plan.steps, ctx.evidence)

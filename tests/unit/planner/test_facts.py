@@ -120,3 +120,43 @@ def test_no_fact_of_the_kind_asked_about_that_subject_is_no_answer(
     question: str, kind: str, text: str
 ) -> None:
     assert find_fact(question, kind, text) is None  # type: ignore[arg-type]
+
+
+CLUB = (
+    "Riverside Makers Club\nNotices\nWorkshop maintenance notice\nUpcoming meetups\n"
+    "Meetup: Soldering basics, 3 March 2027, Hall A\nMeetup: Laser cutting, 10 April 2027, Hall B\n"
+    "Tools on loan\nWe have 6 branches across the city.\n"
+)
+
+
+def test_the_newest_of_a_list_is_the_latest_dated_item_not_the_first_line() -> None:
+    when = find_fact("When is the newest meetup?", "date", CLUB)
+    where = find_fact("where is the newest meetup?", "text", CLUB)
+    assert when is not None and when.value == "10 April 2027"
+    assert where is not None and "Hall B" in where.value
+    nxt = find_fact("where is the next meetup?", "text", CLUB)
+    assert nxt is not None and "Hall A" in nxt.value
+
+
+def test_a_ranked_question_over_undated_items_is_not_answered() -> None:
+    page = "News\nStory: Bridge reopens downtown\nStory: Library extends hours\n"
+    assert find_fact("what is the latest story?", "text", page) is None
+
+
+def test_a_count_answers_only_for_what_it_counts() -> None:
+    assert find_fact("how many branches are there?", "count", CLUB) is not None
+    assert find_fact("how many tools can I borrow?", "count", CLUB) is None
+
+
+def test_what_a_notice_says_is_read_on_the_notice_not_on_the_page_naming_it() -> None:
+    assert find_fact("what does the maintenance notice say?", "text", CLUB) is None
+    notice = (
+        "Workshop maintenance notice\nWorkshop maintenance notice\n"
+        "The workshop will be closed from 14 March 2027 to 18 March 2027 while the ventilation is replaced.\n"
+    )
+    found = find_fact("what does the maintenance notice say?", "text", notice)
+    assert found is not None and "14 March 2027" in found.value
+
+
+def test_a_line_that_only_repeats_the_question_answers_nothing() -> None:
+    assert find_fact("where is the workshop maintenance notice?", "text", CLUB) is None

@@ -72,3 +72,20 @@ async def test_reading_the_page_is_not_doing_what_the_rules_could_not_read() -> 
                       gate=None, step_outputs={"stp_o1": ACCOUNT}, evidence=[])  # fmt: skip
     with pytest.raises(FatalToolError, match='I did not do "Free up some storage"'):
         await ComputeTool()({"task": "synthesize_answer"}, ctx)
+
+
+def test_a_link_named_like_the_answer_is_followed_not_quoted() -> None:
+    """ "Where are the workshop opening hours?" on a page whose only such line is the link "Workshop
+    opening hours": the line says where the answer is, so the page does not answer it."""
+    home = page_facts.page_text(
+        "http://site.test/index.html",
+        "Makers Club\nWorkshop opening hours\nNews",
+        [],
+        [{"url": "hours.html", "text": "Workshop opening hours"}],
+    )
+    ask = AnswerAsk(question="what are the workshop opening hours exactly?", expects="text")
+    assert page_facts.asks_on_page(ask)
+    assert not page_facts.asks_on_page(AnswerAsk(question="compare the plans", expects="text"))
+    (found,) = page_facts.answer([ask], [home])
+    assert found.fact is None
+    assert page_facts.links_about(home, ask.question) == ["http://site.test/hours.html"]

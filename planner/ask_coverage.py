@@ -1,0 +1,96 @@
+"""What the person said that no ask uses: a value given (an address, a phone number, a name, a
+quoted phrase, a number) must land in an ask or be said unread, never dropped (docs/architecture.md,
+"What was asked").
+
+A reader that skips "Jo Smith" in "register me for the 5k run: Jo Smith, jo@x.co" plans a sign-up
+that leaves the name out and can still end SUCCESS. Here each value of the task is looked for in the
+asks' own words; a bare address or phone number becomes the fill a form asks for; anything else left
+over is `unread`, which keeps the run from SUCCESS with a sentence naming it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from planner._text import fold
+from planner.asks import Ask, FillAsk
+from planner.slots import EMAIL, PHONE
+
+#: Two to four capitalised words in a row: a person's or a street's name ("Jo Smith", "Le Loi Street").
+_NAME = re.compile(r"(?<![\w'’-])[A-ZÀ-Ỹ][a-zà-ỹ'’-]+(?:\s+[A-ZÀ-Ỹ][a-zà-ỹ'’-]+){1,3}(?![\w'’-])")
+_QUOTED = re.compile(r"""["“]([^"”]{2,80})["”]""")
+#: A number of two or more digits, or a date: what a form or a search is given, never decoration.
+_NUMBERED = re.compile(r"(?<![\w.])\d[\d:/.,-]*\d(?:[a-zA-Z]{1,3}\b)?")
+#: Sentence openers a capitalised pair may start with: "Please Book" is not a name.
+_OPENERS = frozenset(
+    fold(w)
+    for w in (
+        "please", "then", "and", "also", "now", "just", "i", "my", "the", "a", "an", "on", "at", "in",
+        "for", "to", "open", "go", "find", "search", "book", "register", "sign", "fill", "send", "tell",
+        "what", "which", "when", "who", "where", "how", "is", "are", "do", "does", "can", "could", "hi",
+        "hello", "dear", "url",
+    )
+)  # fmt: skip
+
+
+def stated_values(task: str) -> list[str]:
+    """The values a task gives, in its order, each once."""
+    text = re.sub(r"\bhttps?://\S+|\bURL\b", " ", task)
+    found: list[tuple[int, str]] = []
+    taken: list[tuple[int, int]] = []
+
+    def add(start: int, end: int, value: str) -> None:
+        if any(start < b and a < end for a, b in taken):
+            return  # inside a value already found ("a@b.co" holds no name)
+        taken.append((start, end))
+        found.append((start, value))
+
+    for m in EMAIL.finditer(text):
+        add(m.start(), m.end(), m.group(0))
+    for m in PHONE.finditer(text):
+        add(m.start(), m.end(), m.group(0).strip())
+    for m in _QUOTED.finditer(text):
+        add(m.start(), m.end(), m.group(1).strip())
+    for m in _NAME.finditer(text):
+        words = m.group(0).split()
+        while words and fold(words[0].lower()) in _OPENERS:
+            words.pop(0)  # "Please Jo Smith": the opener is not part of the name
+        if len(words) >= 2:
+            add(m.start(), m.end(), " ".join(words))
+    for m in _NUMBERED.finditer(text):
+        add(m.start(), m.end(), m.group(0))
+    return list(dict.fromkeys(v for _, v in sorted(found)))
+
+
+def _said(asks: Sequence[Ask], others: Iterable[str]) -> str:
+    parts = [str(v) for a in asks for v in a.model_dump().values() if isinstance(v, str | dict | list)]
+    return fold(" ".join([*parts, *others]).lower())
+
+
+def _typed_fill(value: str) -> FillAsk | None:
+    if EMAIL.fullmatch(value):
+        return FillAsk(field="email", value=value)
+    if PHONE.fullmatch(value):
+        return FillAsk(field="phone", value=value)
+    return None
+
+
+def cover(task: str, asks: list[Ask], forbidden: list[str], unread: list[str]) -> tuple[list[Ask], list[str]]:
+    """`asks` with a fill for each bare address or phone number no ask uses (when the task fills or
+    sends a form), and `unread` with every other value no ask, prohibition or unread part holds."""
+    said = _said(asks, [*forbidden, *unread])
+    acting = any(a.kind in ("fill", "submit", "choose", "toggle", "change") for a in asks)
+    filled = {fold(a.field.lower()) for a in asks if isinstance(a, FillAsk)}
+    new_asks, new_unread = list(asks), list(unread)
+    for value in stated_values(task):
+        if fold(value.lower()) in said:
+            continue
+        fill = _typed_fill(value) if acting else None
+        if fill is not None and fill.field not in filled:
+            submit = next((i for i, a in enumerate(new_asks) if a.kind == "submit"), len(new_asks))
+            new_asks.insert(submit, fill)  # typed before the form is sent
+            filled.add(fill.field)
+        else:
+            new_unread.append(value)
+    return new_asks, new_unread
