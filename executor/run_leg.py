@@ -29,6 +29,7 @@ from executor.models import (
 from executor.output import OutputFormatter
 from executor.run_resources import RunResources
 from executor.scheduler import StepScheduler
+from planner.asks import meaningful_unread
 from planner.model_words import run_sentence
 from planner.models import ExecutionPlan
 
@@ -118,7 +119,9 @@ class Leg:
         reason: str,
         pending: PendingUserInput | None = None,
         checkpoint_ref: str | None = None,
+        not_done: str | None = None,
     ) -> RunBundleV1:
+        """The run's bundle; `not_done` opens the answer (a part of the task no step did)."""
         state, ledger = self.state, self.ledger
         runs = list(state.step_runs.values())
         waiting = (pending.question or pending.message) if pending is not None else None
@@ -126,6 +129,8 @@ class Leg:
         answer, citations = AnswerAssembler().assemble(
             runs, ledger.items, state.actions, waiting=waiting, optional=optional
         )
+        if not_done:
+            answer = f"Not done: {not_done}.\n\n{answer}"
         instead = run_sentence(state.plan, [r.outputs for r in runs])  # said once, in words
         if instead:
             answer = f"{answer}\n\n{instead}"
@@ -173,7 +178,18 @@ class Leg:
             return self.finish(RunStatus.PARTIAL, unsure)
         if self.state.plan.verify_criteria.require_citations and self.ledger.count() == 0:
             return self.finish(RunStatus.PARTIAL, "citations are required but no evidence was gathered")
+        unread = _unread(self.state.plan)
+        if unread:  # what was asked and not understood was not done, whatever the steps found
+            return self.finish(RunStatus.PARTIAL, unread, not_done=unread)
         return self.finish(RunStatus.SUCCESS, "all steps finished")
+
+
+def _unread(plan: ExecutionPlan) -> str | None:
+    """The parts of the task the rules could not read, in one sentence; an ACT step already fails on
+    them (executor/act/asked.py), a reading run says so here."""
+    parts = meaningful_unread(plan.task.asks) if plan.task else []
+    said = "; ".join(f'"{p}"' for p in parts)
+    return f"I did not do {said}: I could not tell what it asks for" if parts else None
 
 
 def _unknown_outcomes(runs: list[StepRunV1]) -> str | None:

@@ -128,6 +128,7 @@ def searching(verb: str, rest: str) -> list[Ask] | None:
     rest = re.sub(
         r"(?i)^(?:(?:giúp|hộ|dùm|giùm)\s+(?:tôi|mình|em)|cho\s+(?:tôi|mình|em)|for\s+me)\s+", "", rest.strip()
     )
+    rest = re.sub(r"(?i)^(?:(?:on|at|in)\s+)?URL\s+", "", rest.strip())  # "search URL for dumplings"
     rest = re.sub(r"(?i)^(?:for|about|cho)\s+", "", rest.strip())
     rest = re.sub(r"(?i)\s+(?:on|in)\s+(?:the|this)\s+(?:shop|store|site|website|page)$", "", rest)
     query = strip_quotes(rest.strip().rstrip(".!?,"))

@@ -56,7 +56,7 @@ def stated_values(task: str) -> list[str]:
         words = m.group(0).split()
         while words and fold(words[0].lower()) in _OPENERS:
             words.pop(0)  # "Please Jo Smith": the opener is not part of the name
-        if len(words) >= 2:
+        if len(words) >= 2 and all(w[0].isupper() for w in words):  # the class spans small letters too
             add(m.start(), m.end(), " ".join(words))
     for m in _NUMBERED.finditer(text):
         add(m.start(), m.end(), m.group(0))
@@ -68,17 +68,24 @@ def _said(asks: Sequence[Ask], others: Iterable[str]) -> str:
     return fold(" ".join([*parts, *others]).lower())
 
 
-def _typed_fill(value: str) -> FillAsk | None:
+#: Words that say the name after them is the person's: "for Nguyễn Văn An", "I'm Jo Smith".
+_NAMED = r"(?:for|cho|tên|name|named|called|i'm|i am|tôi là|my name is)\s*:?\s*"
+
+
+def _typed_fill(value: str, task: str) -> FillAsk | None:
     if EMAIL.fullmatch(value):
         return FillAsk(field="email", value=value)
     if PHONE.fullmatch(value):
         return FillAsk(field="phone", value=value)
+    if re.search(rf"(?i)\b{_NAMED}{re.escape(value)}\b", task) and _NAME.fullmatch(value):
+        return FillAsk(field="name", value=value)
     return None
 
 
 def cover(task: str, asks: list[Ask], forbidden: list[str], unread: list[str]) -> tuple[list[Ask], list[str]]:
-    """`asks` with a fill for each bare address or phone number no ask uses (when the task fills or
-    sends a form), and `unread` with every other value no ask, prohibition or unread part holds."""
+    """`asks` with a fill for each bare address, phone number or name said as the person's ("for Jo
+    Smith") that no ask uses (when the task fills or sends a form), and `unread` with every other
+    value no ask, prohibition or unread part holds."""
     said = _said(asks, [*forbidden, *unread])
     acting = any(a.kind in ("fill", "submit", "choose", "toggle", "change") for a in asks)
     filled = {fold(a.field.lower()) for a in asks if isinstance(a, FillAsk)}
@@ -86,7 +93,7 @@ def cover(task: str, asks: list[Ask], forbidden: list[str], unread: list[str]) -
     for value in stated_values(task):
         if fold(value.lower()) in said:
             continue
-        fill = _typed_fill(value) if acting else None
+        fill = _typed_fill(value, task) if acting else None
         if fill is not None and fill.field not in filled:
             submit = next((i for i, a in enumerate(new_asks) if a.kind == "submit"), len(new_asks))
             new_asks.insert(submit, fill)  # typed before the form is sent

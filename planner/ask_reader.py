@@ -186,13 +186,36 @@ def read_asks(task: str) -> AskList:
 _NEED = re.compile(r"(?i)\b\d[\d,.]*\s*(?:people|persons|users|seats|members|người|gb|tb|mb)\b")
 
 
+_LISTED_QUESTION = re.compile(
+    r"(?i)^(?P<qw>what(?:'s|’s| is| are| was| were)|tell me)\s+(?P<items>(?:the|its)\s.+)$"
+)
+_QUESTION_ITEM = re.compile(r"(?i),\s*(?:and\s+)?(?=(?:the|its)\s)|\s+and\s+(?=(?:the|its)\s)")
+_OF_WHAT = re.compile(r"(?i)\s+(?:of|for|at|on|in)\s+\S.*$")
+
+
+def _each_asked(question: str) -> list[str]:
+    """ "What are the opening hours and the address of the clinic?": two facts, each its own question
+    about the clinic, so an answer holding one of them is not taken for both."""
+    m = _LISTED_QUESTION.match(question.strip().rstrip(" ?"))
+    parts = _QUESTION_ITEM.split(m.group("items")) if m else []
+    if len(parts) < 2 or any(len(p.split()) > 8 for p in parts):
+        return [question]
+    tail = _OF_WHAT.search(parts[-1])
+    of = tail.group(0) if tail else ""
+    return [f"{m.group('qw')} {p if _OF_WHAT.search(p) else p + of}?" for p in parts if p.strip()]  # type: ignore[union-attr]
+
+
+_LOCATE = re.compile(r"(?i)^find\s+(?P<what>(?:the|my)\s+(?!\w+est\b|best\b|right\b|good\b).+)$")
+
+
 def _found_then_used(asks: list[Ask]) -> list[Ask]:
     """ "Find the laser cutting meetup, open it and book a seat": what is found is then acted on, so
     it is the item to open, not a question answered with a line of the page. A choice ("find the
     cheapest plan and sign up") stays a question: its answer decides the action."""
     out: list[Ask] = []
     for i, ask in enumerate(asks):
-        found = re.match(r"(?i)^find\s+(?P<what>.+)$", ask.question) if isinstance(ask, AnswerAsk) else None
+        # "the/my X": one thing to locate; "a good course", "the best plan" are choices to research
+        found = _LOCATE.match(ask.question) if isinstance(ask, AnswerAsk) else None
         later = [a for a in asks[i + 1 :] if not isinstance(a, AnswerAsk)]
         if found is not None and isinstance(ask, AnswerAsk) and ask.expects == "text" and later:
             out.append(OpenAsk(what=noun_phrase(found.group("what")), where=ask.where))
@@ -227,8 +250,10 @@ def _read_clause(clause: str, reading: _Reading) -> None:
             reading.asks.extend(asks)
             return
     asked = as_question(clause)
+    if asked is not None and QUESTION_START.match(clause) is None and VERB_OBJECT.match(clause.lower()):
+        asked = None  # "can you fix the drill?": a request put politely, not a question about the page
     if asked is not None:
-        reading.asks.append(AnswerAsk(question=asked, expects=fact_kind(asked)))
+        reading.asks.extend(AnswerAsk(question=q, expects=fact_kind(q)) for q in _each_asked(asked))
         return
     listed = read_list(re.sub(r"^([^:,]{1,30}):\s*", r"\1 ", clause)) if found is None else []
     if listed and all(is_field_word(f.field) for f in listed):

@@ -85,6 +85,8 @@ def fact_kind(question: str) -> FactKind:
     q = fold(question.lower())
     if re.search(r"\b(?:summari[sz]e|sum up|gist|tom tat|explain|describe|giai thich|mo ta)\b", q):
         return "text"  # "summarize Helen's email" asks for a summary, not an address
+    if re.match(r"\s*(?:and\s+)?how\s+(?:do|does|did|can|could|should|would|to)\b", q):
+        return "text"  # "how do I pay the fee?" asks for a way, not an amount
     if re.search(r"\b(?:email address|e-mail|email)\b", q):
         return "email"
     if re.search(r"\bhow much\b", q) and re.search(r"\b(?:storage|space|data|disk|memory|time|traffic)\b", q):

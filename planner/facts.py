@@ -131,7 +131,7 @@ def find_fact(question: str, kind: FactKind, text: str) -> Fact | None:
         if ranked is None:
             return None  # "the newest meetup's date": several items fit and none is known newest
         i, value = ranked
-    if kind == "count" and not _counts_it(question, lines, i):
+    if kind == "count" and not _counts_it(question, value, lines[i]):
         return None  # "how many branches": a number on a line not naming branches counts something else
     specific = [w for w in words if w not in _GENERIC]
     named = named_words(question)
@@ -161,6 +161,9 @@ def _best_line(question: str, kind: FactKind, lines: Sequence[str], words: Seque
     """The line that shares most of the question's words and says something beyond them; None when
     the question ranks a list (which item is "the newest" no shared word tells) or no line does."""
     asked = set(words_of(question))
+    faq = _answered_below(lines, words)
+    if faq is not None:
+        return Fact(value=faq, line=faq, kind=kind)
     ranked = sorted(
         ((_score(line, words), i) for i, line in enumerate(lines)
          if set(words_of(line)) - asked),  # a line that only repeats the question answers nothing
@@ -175,6 +178,18 @@ def _best_line(question: str, kind: FactKind, lines: Sequence[str], words: Seque
             return None
         at = picked[0]
     return Fact(value=lines[at], line=lines[at], kind=kind)
+
+
+def _answered_below(lines: Sequence[str], words: Sequence[str]) -> str | None:
+    """A page of questions and answers (a FAQ, a help centre): the page's question that is the
+    person's, answered by the line under it."""
+    best = max(
+        ((_score(line, words), i) for i, line in enumerate(lines[:-1]) if line.rstrip().endswith("?")),
+        default=None,
+    )
+    if best is None or best[0] < 0.5 or lines[best[1] + 1].rstrip().endswith("?"):
+        return None
+    return lines[best[1] + 1]
 
 
 def _what_it_says(question: str, lines: Sequence[str], text: str) -> Fact | None:
@@ -219,14 +234,18 @@ def _order_key(value: str) -> str | None:
     return f"{n:020.4f}" if n is not None and n >= 0 else None
 
 
-def _counts_it(question: str, lines: Sequence[str], i: int) -> bool:
-    """The thing counted ("how many *branches*") is named on the number's line or the label above it."""
-    m = re.search(r"(?i)\b(?:how many|number of|count of)\s+(?:\w+\s+)?(?P<noun>[a-z]{3,})", question)
-    if m is None:
+def _counts_it(question: str, value: str, line: str) -> bool:
+    """The number counts what was asked about: a word of the question follows it ("6 *branches*",
+    "17 in *stock*", "25 *minutes*") or labels it ("*Tools* available today: 4"). A number beside
+    other words ("3 copies" on one book's card) counts something else."""
+    if not re.search(r"(?i)\b(?:how many|number of|count of|bao nhiêu|mấy)\b", question):
         return True
-    nouns = set(topic(m.group(0))) - {"number", "count"}
-    near = set(words_of(" ".join(lines[max(0, i - 1) : i + 1])))
-    return bool(nouns & near) or any(n[:5] in w for n in nouns for w in near if len(n) >= 5)
+    asked = set(topic(question)) - {"number", "count"}
+    at = line.find(value)
+    after = words_of(line[at + len(value) :])[:3] if at >= 0 else []
+    label, sep, rest = line.partition(":")
+    labelled = bool(sep) and value in rest and len(label.split()) <= 6
+    return bool(asked & set(after)) or (labelled and bool(asked & set(words_of(label))))
 
 
 #: "Hello Sam, Your contract ...": the greeting that opens a body line is not part of what it says.
@@ -333,6 +352,8 @@ def _label_lines(text: str) -> list[str]:
     out = list(lines)
     for label, value in itertools.pairwise(lines):
         a_value = len(value.split()) <= 8 and not re.search(r"[.!?]$", value)  # not a sentence
+        # "Drill" / "Jigsaw" are two items of a list, not a label and its value
+        a_value = a_value and (bool(re.search(r"[\d@]", value)) or len(value.split()) >= 2)
         if (
             0 < len(label.split()) <= 3
             and not re.search(r"\d|[:.!?]$", label)

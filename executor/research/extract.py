@@ -110,6 +110,20 @@ def _row_of(a: Any) -> str:
     return ""
 
 
+def _disclosures(tree: Any) -> list[str]:
+    """Each <details> as its summary, then what opening it shows: a help centre's question with its
+    answer (main-text extraction keeps the answer and drops the question)."""
+    out: list[str] = []
+    for details in tree.iter("details"):
+        summary = details.find("summary")
+        asked = _cell(summary) if summary is not None else ""
+        texts = (t for part in details if part is not summary for t in part.itertext())
+        shown = normalise(" ".join(t for t in texts if isinstance(t, str)))
+        if asked and shown:
+            out += [asked, shown]
+    return out
+
+
 def parse_html(html: str, url: str) -> PageContent:
     """Everything research reads from one HTML document; a page with no markup yields its text."""
     try:
@@ -134,7 +148,7 @@ def parse_html(html: str, url: str) -> PageContent:
     main = trafilatura.extract(html, url=url, include_tables=False, favor_recall=True) or ""
     if not main.strip():
         main = " ".join(t for t in tree.itertext() if isinstance(t, str))
-    lines = [main.strip()] + [record_line(r) for recs in tables for r in recs]
+    lines = [main.strip()] + [record_line(r) for recs in tables for r in recs] + _disclosures(tree)
     return PageContent(
         url=url,
         title=title,

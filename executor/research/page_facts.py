@@ -139,7 +139,8 @@ def asks_on_page(ask: AnswerAsk) -> bool:
     from planner.ask_words import QUESTION_START
 
     question = ask.question.strip()
-    return ask.expects == "text" and (QUESTION_START.match(question) is not None or question.endswith("?"))
+    put_as_one = QUESTION_START.match(question) is not None or question.endswith("?")
+    return ask.expects in ("text", "yes_no") and put_as_one
 
 
 def asks_a_label(ask: AnswerAsk) -> bool:
