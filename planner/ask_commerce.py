@@ -130,6 +130,13 @@ def searching(verb: str, rest: str) -> list[Ask] | None:
     )
     rest = re.sub(r"(?i)^(?:(?:on|at|in)\s+)?URL\s+", "", rest.strip())  # "search URL for dumplings"
     rest = re.sub(r"(?i)^(?:for|about|cho)\s+", "", rest.strip())
+    # "books about birds", "sách về lịch sử": what is typed into a search box is the subject
+    rest = re.sub(
+        r"(?i)^(?:(?:các|những)\s+)?(?:books?|articles?|posts?|courses?|sách|bài viết|bài|khóa học|truyện)\s+"
+        r"(?:about|on|về)\s+",
+        "",
+        rest,
+    )
     rest = re.sub(r"(?i)\s+(?:on|in)\s+(?:the|this)\s+(?:shop|store|site|website|page)$", "", rest)
     query = strip_quotes(rest.strip().rstrip(".!?,"))
     return [SearchAsk(query=query)] if query else None

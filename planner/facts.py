@@ -125,14 +125,19 @@ def find_fact(question: str, kind: FactKind, text: str) -> Fact | None:
         ((_score(lines[i], words) - header * bool(EMAIL.search(lines[i])), i, v) for i, v in typed),
         key=lambda p: (-p[0], p[1]),
     )
+    if kind == "count":  # "how many branches": a number beside other words counts something else
+        scored = [p for p in scored if _counts_it(question, p[2], lines[p[1]])]
+        if not scored:
+            return None
     best, i, value = scored[0]
+    tied = [(i2, v2) for sc, i2, v2 in scored if sc == best]
     if RANKED.search(question):
-        ranked = _ranked_pick(question, [(i2, v2) for sc, i2, v2 in scored if sc == best])
+        ranked = _ranked_pick(question, tied)
         if ranked is None:
             return None  # "the newest meetup's date": several items fit and none is known newest
         i, value = ranked
-    if kind == "count" and not _counts_it(question, value, lines[i]):
-        return None  # "how many branches": a number on a line not naming branches counts something else
+    elif kind in ("count", "number") and len({v for _, v in tied}) > 1:
+        return None  # two list items count different things equally well: the question picks neither
     specific = [w for w in words if w not in _GENERIC]
     named = named_words(question)
     near = " ".join([*lines[max(0, i - 3) : i + 1], *lines[:5]])  # its card, or a page about it (title)
@@ -235,17 +240,18 @@ def _order_key(value: str) -> str | None:
 
 
 def _counts_it(question: str, value: str, line: str) -> bool:
-    """The number counts what was asked about: a word of the question follows it ("6 *branches*",
-    "17 in *stock*", "25 *minutes*") or labels it ("*Tools* available today: 4"). A number beside
+    """The number counts what was asked about: a word of the question stands right beside it ("6
+    *branches*", "17 in *stock*", "*Inbox* (5)") or labels it ("*Tools* available today: 4"). A number beside
     other words ("3 copies" on one book's card) counts something else."""
     if not re.search(r"(?i)\b(?:how many|number of|count of|bao nhiêu|mấy)\b", question):
         return True
     asked = set(topic(question)) - {"number", "count"}
     at = line.find(value)
-    after = words_of(line[at + len(value) :])[:3] if at >= 0 else []
+    after = [*words_of(value), *words_of(line[at + len(value) :])[:3]] if at >= 0 else []  # "25 minutes"
     label, sep, rest = line.partition(":")
     labelled = bool(sep) and value in rest and len(label.split()) <= 6
-    return bool(asked & set(after)) or (labelled and bool(asked & set(words_of(label))))
+    before = words_of(line[:at])[-2:] if at >= 0 else []  # "Inbox (5)", "Unread 12"
+    return bool(asked & {*after, *before}) or (labelled and bool(asked & set(words_of(label))))
 
 
 #: "Hello Sam, Your contract ...": the greeting that opens a body line is not part of what it says.

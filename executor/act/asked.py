@@ -121,7 +121,7 @@ class AskCheck:
                 if h.status == "blocked" and h.message and not any(h.message in o for o in out)]  # fmt: skip
         out += [p for h in _ok(self.history, _CLICKS) if (p := _send_problem(h)) is not None and p not in out]
         said = none_found(self.obs.text) if out else None
-        if said:  # "No flights found for this route with no stops": the page's own reason goes first
+        if said and not any(said in o for o in out):  # the page's own reason goes first, once
             out.insert(0, f'the page says "{said}"')
         return list(dict.fromkeys(out))
 
@@ -222,14 +222,15 @@ class AskCheck:
         if ask.fields:
             return self._searched_for(ask)
         query = ask.query.lower()
-        if query in unquote_plus(self.obs.url).lower():
-            return None
-        typed = [h for h in _ok(self.history, ("fill",)) if str(h.action.get("value") or "").lower() == query]
-        if not typed:
-            return f'"{ask.query}" was never typed into a search box'
-        after = self.history[self.history.index(typed[-1]) + 1 :]
-        ran = [h for h in _ok(after, ("click", "press")) if _changed(h)]
-        return None if ran else f'the search for "{ask.query}" was never run (no results appeared)'
+        if query not in unquote_plus(self.obs.url).lower():
+            typed = [h for h in _ok(self.history, ("fill",)) if str(h.action.get("value") or "").lower() == query]
+            if not typed:
+                return f'"{ask.query}" was never typed into a search box'
+            after = self.history[self.history.index(typed[-1]) + 1 :]
+            if not [h for h in _ok(after, ("click", "press")) if _changed(h)]:
+                return f'the search for "{ask.query}" was never run (no results appeared)'
+        empty = none_found(self.text)  # a search that ran and found nothing did not find what was wanted
+        return f'the search for "{ask.query}" found nothing: the page says "{empty}"' if empty else None
 
     def _searched_for(self, ask: SearchAsk) -> str | None:
         """A search with parts is done when the results' address or page shows each part."""

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from executor.models import RunBundleV1, RunStatus
+from executor.models import ApprovalPolicy, RunBundleV1, RunStatus
+from planner.rules import plan_rules
 from receipts.layout import RunFolder
 from receipts.models import RunEndRecord
 from receipts.report import read_records
@@ -142,6 +143,15 @@ async def test_a_search_goal_presses_search_and_sees_results(
     last = act_harness.actions(bundle)[-1]
     assert (last.action["kind"], last.outcome.status) == ("click", "ok")
     assert last.after.url.split("?")[0].endswith("/results.html")
+
+
+async def test_a_search_that_finds_nothing_is_not_a_success(act_harness: ActHarness, site: FixtureSite) -> None:
+    """The search ran, and the page says nothing matched: what the person looked for was not found,
+    and the run says so in the page's words."""
+    plan = plan_rules(f"Search {site.url('/search.html')} for nothing like this")
+    bundle = await act_harness.run(plan, confirm=Answer(), policy=ApprovalPolicy.ALL)
+    assert bundle.run_status is RunStatus.FAILED, bundle.reason
+    said_everywhere(act_harness, bundle, 'found nothing: the page says "No results found for your search."')
 
 
 async def test_a_subscribe_goal_presses_subscribe_once(act_harness: ActHarness, site: FixtureSite) -> None:

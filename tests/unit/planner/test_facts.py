@@ -160,3 +160,18 @@ def test_what_a_notice_says_is_read_on_the_notice_not_on_the_page_naming_it() ->
 
 def test_a_line_that_only_repeats_the_question_answers_nothing() -> None:
     assert find_fact("where is the workshop maintenance notice?", "text", CLUB) is None
+
+
+def test_a_count_is_a_number_of_what_was_asked_for() -> None:
+    card = "Catalogue\nBirds of the River\n3 copies on the shelf\nLoans this month: 12\n"
+    assert find_fact("how many books are on loan this month?", "count", card) is not None
+    assert find_fact("how many birds are in the book?", "count", card) is None  # 3 counts copies
+    bread = "Country bread\nBake the bread for 25 minutes at 230 degrees, then let it cool."
+    found = find_fact("for how many minutes should the bread bake?", "count", bread)
+    assert found is not None and found.value.startswith("25")
+
+
+def test_a_count_two_list_items_give_equally_is_not_taken() -> None:
+    jobs = "Open roles\nNurse, night shift: 4 openings\nNurse, day shift: 2 openings\n"
+    assert find_fact("how many nurse openings are there?", "count", jobs) is None
+    assert find_fact("how many night shift nurse openings are there?", "count", jobs) is not None
