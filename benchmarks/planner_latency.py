@@ -18,7 +18,7 @@ from pydantic import SecretStr
 from planner.architect import LLMPlanner
 from planner.context import build_context
 from planner.draft import plan_to_draft
-from planner.llm import LLMSettings
+from planner.llm_settings import LLMSettings
 from planner.rules import plan_rules
 from tests.support.llm_server import Reply, ScriptedLLMServer
 from tests.unit.planner.routing_cases import CASES

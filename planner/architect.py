@@ -11,7 +11,8 @@ import json
 from typing import Any
 
 from planner.draft import PlanDraft, plan_to_draft
-from planner.llm import LLMClient, LLMError, LLMSettings
+from planner.llm import LLMClient
+from planner.llm_settings import LLMError, LLMSettings
 from planner.metering import estimate_tokens
 from planner.models import ContextPack, ExecutionPlan, PlanStatus
 from planner.rules import plan_rules

@@ -32,21 +32,15 @@ from planner.llm_format import (
     first_message,
     first_tool_call,
     parse_json_object,
-    strict_schema,
     strict_schema_cached,
     tool_name,
     tool_specs,
     with_schema_hint,
 )
 from planner.llm_reply import count_usage, fingerprint, new_call, refusal_in, retry_delay, unusable
-from planner.llm_settings import LLMError, LLMOutputInvalid, LLMSettings, LLMUnavailable
+from planner.llm_settings import LLMOutputInvalid, LLMSettings, LLMUnavailable
 from planner.llm_speed import SpeedSample, StreamTiming
 from planner.tracing import CallFormat, ModelCall, Tracer
-
-__all__ = [  # settings, errors and schema helpers live beside this module; callers know them from here
-    "LLMClient", "LLMError", "LLMOutputInvalid", "LLMSettings", "LLMUnavailable",
-    "parse_json_object", "strict_schema", "tool_name",
-]  # fmt: skip
 
 if TYPE_CHECKING:
     import openai

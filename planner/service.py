@@ -10,7 +10,7 @@ from pydantic import SecretStr
 
 from planner.architect import LLMPlanner
 from planner.context import build_context
-from planner.llm import LLMSettings
+from planner.llm_settings import LLMSettings
 from planner.metering import metered
 from planner.models import ContextPack, ExecutionPlan
 from planner.rules import plan_rules

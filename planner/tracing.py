@@ -11,7 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from planner.models import new_id, utc_now
+from common.contracts import new_id, utc_now
 
 
 class ModelPrice(BaseModel):

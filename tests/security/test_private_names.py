@@ -19,7 +19,7 @@ from playwright.async_api import Browser
 
 from browser.launch import chromium_args
 from browser.local_network import FEATURE, with_checks
-from browser.models import BrowserPolicy, LaunchOptions
+from browser.options import BrowserPolicy, LaunchOptions
 from browser.session import BrowserSession
 from tests.integration.act.conftest import ActHarness, Answer, act_plan
 from tests.support.public_web import OPEN_GATE, chromium_with, harness_on

@@ -12,7 +12,8 @@ import pytest
 from playwright.async_api import Browser
 
 from browser.driver import PlaywrightDriver
-from browser.models import BrowserPolicy, FillAction, NavigateAction, OutcomeStatus, Target
+from browser.models import FillAction, NavigateAction, OutcomeStatus, Target
+from browser.options import BrowserPolicy
 from browser.worker_guard import HELD, LATE, LATE_HELD, UNCHECKED
 from tests.integration.act.conftest import ActHarness, Answer, act_plan
 from tests.security.exfil import EMAIL, FORMS

@@ -7,8 +7,9 @@ from collections.abc import Callable
 
 import pytest
 
+from executor.approval import ApprovalPolicy
 from executor.confirm import ConfirmRequest
-from executor.models import ApprovalPolicy, RunBundleV1, RunStatus, StepRunV1, StepStatus
+from executor.models import RunBundleV1, RunStatus, StepRunV1, StepStatus
 from executor.service import AgentCore
 from tests.support.fake_tools import FakeTool
 from tests.ui.conftest import make_plan, next_emit, research_then_act

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from pytestqt.qtbot import QtBot
 
-from executor.checkpoint_store import UNREADABLE
 from executor.service import AgentCore
+from executor.store_rows import UNREADABLE
 from tests.ui.conftest import cell_text, make_plan, open_window
 
 

@@ -19,12 +19,13 @@ from browser.discovery import find_chromium
 from browser.driver import BrowserDriver, PlaywrightDriver
 from browser.launch import chromium_args
 from executor.act import act_runners
+from executor.approval import ApprovalPolicy
 from executor.checkpoint_store import CheckpointStore
 from executor.conductor import RunConductor
 from executor.confirm import ConfirmAnswer, ConfirmRequest
 from executor.events import EventBus
 from executor.memory import MemoryStore
-from executor.models import ApprovalPolicy, RunBundleV1, RuntimeCtxV1
+from executor.models import RunBundleV1, RuntimeCtxV1
 from executor.registry import RunnerRegistry
 from executor.run_resources import RunResources
 from planner.decisions import Cognition

@@ -6,7 +6,8 @@ import pytest
 from playwright.async_api import Browser
 
 from browser.driver import PlaywrightDriver
-from browser.models import BrowserPolicy, OutcomeStatus, parse_action
+from browser.models import OutcomeStatus, parse_action
+from browser.options import BrowserPolicy
 from executor.act.runner import step_policy
 from executor.models import RunStatus
 from receipts.layout import RunFolder

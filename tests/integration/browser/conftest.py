@@ -15,8 +15,8 @@ from playwright.async_api import Browser, async_playwright
 from browser.discovery import find_chromium
 from browser.driver import PlaywrightDriver
 from browser.launch import chromium_args
-from browser.models import BrowserPolicy
-from browser.secrets import SecretVault
+from browser.options import BrowserPolicy
+from common.secrecy import SecretVault
 
 MakeDriver = Callable[..., Awaitable[PlaywrightDriver]]
 

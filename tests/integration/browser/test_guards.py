@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from browser.driver import PlaywrightDriver
-from browser.models import BrowserPolicy, OutcomeStatus
+from browser.models import OutcomeStatus
+from browser.options import BrowserPolicy
 from tests.integration.browser._helpers import act
 from tests.integration.browser.conftest import MakeDriver
 from tests.support.site import FixtureSite

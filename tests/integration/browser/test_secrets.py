@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from browser.models import BrowserPolicy, OutcomeStatus, parse_action
-from browser.secrets import SecretVault
+from browser.models import OutcomeStatus, parse_action
+from browser.options import BrowserPolicy
+from common.secrecy import SecretVault
 from tests.integration.browser._helpers import act
 from tests.integration.browser.conftest import MakeDriver
 from tests.support.site import FixtureSite

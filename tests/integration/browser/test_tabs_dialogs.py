@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from browser.driver import PlaywrightDriver
-from browser.models import BrowserPolicy
+from browser.options import BrowserPolicy
 from tests.integration.browser._helpers import act, text_of
 from tests.integration.browser.conftest import MakeDriver
 from tests.support.site import FixtureSite

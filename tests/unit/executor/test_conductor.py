@@ -6,16 +6,10 @@ import re
 
 import pytest
 
+from executor.approval import ApprovalPolicy
 from executor.conductor import ResumeMismatch
 from executor.confirm import ConfirmAnswer, ConfirmRequest
-from executor.models import (
-    Approval,
-    ApprovalPolicy,
-    ExecMode,
-    RunStatus,
-    RuntimeCtxV1,
-    StepStatus,
-)
+from executor.models import Approval, ExecMode, RunStatus, RuntimeCtxV1, StepStatus
 from tests.support.fake_tools import FakeTool
 from tests.unit.executor.conftest import Harness, make_plan
 

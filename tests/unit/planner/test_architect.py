@@ -11,7 +11,7 @@ from planner.architect import LLMPlanner
 from planner.base import Planner
 from planner.context import build_context
 from planner.draft import plan_to_draft
-from planner.llm import LLMSettings
+from planner.llm_settings import LLMSettings
 from planner.model_words import plan_sentence
 from planner.models import ExecutionPlan, PlanMode
 from planner.rules import plan_rules

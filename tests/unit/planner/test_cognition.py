@@ -15,8 +15,9 @@ from planner.cognition import (
     rule_decide,
 )
 from planner.decisions import Cognition, HistoryEntry
-from planner.llm import LLMClient, LLMSettings
+from planner.llm import LLMClient
 from planner.llm_cognition import LLMCognition
+from planner.llm_settings import LLMSettings
 from tests.support.llm_server import Reply, ScriptedLLMServer, unreachable_url
 
 

@@ -8,14 +8,9 @@ import threading
 import pytest
 from pydantic import BaseModel, SecretStr
 
-from planner.llm import (
-    LLMClient,
-    LLMOutputInvalid,
-    LLMSettings,
-    LLMUnavailable,
-    parse_json_object,
-    strict_schema,
-)
+from planner.llm import LLMClient
+from planner.llm_format import parse_json_object, strict_schema
+from planner.llm_settings import LLMOutputInvalid, LLMSettings, LLMUnavailable
 from tests.support.llm_server import Reply, ScriptedLLMServer, unreachable_url
 
 
