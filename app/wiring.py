@@ -38,7 +38,7 @@ def llm_settings(settings: Settings) -> LLMSettings | None:
 
 
 def store_path(runs_dir: Path) -> Path:
-    from executor.entrypoint import STORE_FILENAME
+    from executor.store_schema import STORE_FILENAME
 
     return runs_dir / STORE_FILENAME
 

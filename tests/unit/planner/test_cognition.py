@@ -195,7 +195,7 @@ async def test_llm_cognition_through_tool_calls(
         "reject",
         "noop",
     ]
-    assert client.tracer.trace.calls[0].response_format == "tools"
+    assert "response_format" not in request
 
 
 async def test_invalid_tool_call_is_fed_back(
