@@ -8,9 +8,7 @@ import pytest
 from pydantic import SecretStr
 
 from planner.llm_settings import LLMSettings
-from tests.support.llm_server import Reply, ScriptedLLMServer
-
-__all__ = ["Reply", "ScriptedLLMServer", "llm_server", "llm_settings"]
+from tests.support.llm_server import ScriptedLLMServer
 
 
 @pytest.fixture

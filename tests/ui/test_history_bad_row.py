@@ -7,7 +7,8 @@ from pytestqt.qtbot import QtBot
 
 from executor.service import AgentCore
 from executor.store_rows import UNREADABLE
-from tests.ui.conftest import cell_text, make_plan, open_window
+from tests.support.conductor_harness import make_plan
+from tests.support.window import cell_text, open_window
 
 
 @pytest.mark.asyncio

@@ -13,7 +13,7 @@ from common.secrecy import REDACTED
 from receipts import JsonlRecorder, RunFolder
 from receipts.verify import verify
 from tests.support.receipt_forgery import swap_file_and_revouch
-from tests.ui.conftest import next_emit, png_bytes, record, record_run
+from tests.support.window import next_emit, png_bytes, record, record_run
 from ui.open_outside import Opener
 from ui.receipts_model import COLUMNS
 from ui.receipts_viewer import ReceiptsViewer

@@ -13,10 +13,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-#: Every folder of Python the repository holds but tests/ (its fixtures still travel by import).
+#: Every folder of Python the repository holds, the tests included (their fixtures are shared through
+#: conftest.py files and pytest_plugins, never imported into a module to expose them).
 FOLDERS = (
     *("app", "ui", "batch", "executor", "planner", "browser", "receipts", "voice", "common", "evals"),
-    *("benchmarks", "docs", "scripts"),
+    *("benchmarks", "tests", "docs", "scripts"),
 )
 
 
@@ -113,3 +114,27 @@ def test_the_check_sees_a_shim(tmp_path: Path) -> None:
     modules = {p.stem: p for p in tmp_path.glob("*.py")}
     found = sorted(reexports(modules, tmp_path))
     assert [f.split(":")[0] for f in found] == ["listed.py", "shim.py", "user.py"]
+
+
+def conftest_breaches(modules: dict[str, Path], root: Path = ROOT) -> Iterator[str]:
+    """A conftest.py holds fixtures and hooks only, and no module imports from one: helpers live in
+    tests/support/ (tests/README.md, "Fixtures and helpers")."""
+    for path in modules.values():
+        tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+        where = path.relative_to(root)
+        for node in ast.walk(tree):
+            if isinstance(node, ast.ImportFrom) and (node.module or "").endswith("conftest"):
+                yield f"{where}:{node.lineno}: imports from {node.module}"
+        if path.name != "conftest.py":
+            continue
+        for node in tree.body:
+            if not isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef | ast.ClassDef):
+                continue
+            fixture = any("fixture" in ast.unparse(d) for d in node.decorator_list)
+            if not (fixture or node.name.startswith(("pytest_", "_"))):
+                yield f"{where}:{node.lineno}: `{node.name}` is a helper: move it to tests/support/"
+
+
+def test_conftest_files_hold_fixtures_and_no_module_imports_them() -> None:
+    found = list(conftest_breaches(module_files()))
+    assert not found, "\n".join(found)

@@ -11,8 +11,8 @@ from executor.models import RunStatus
 from planner.llm import LLMClient
 from planner.llm_cognition import LLMCognition
 from planner.llm_settings import LLMSettings
-from tests.integration.act.conftest import ActHarness, Answer, act_plan
 from tests.integration.act.test_model import done
+from tests.support.act_harness import ActHarness, Answer, act_plan
 from tests.support.llm_server import ScriptedLLMServer
 from tests.support.site import FixtureSite
 

@@ -12,7 +12,7 @@ from executor.models import RunStatus
 from planner.llm import LLMClient
 from planner.llm_cognition import LLMCognition
 from planner.llm_settings import LLMSettings
-from tests.integration.act.conftest import ActHarness, Answer, act_plan
+from tests.support.act_harness import ActHarness, Answer, act_plan
 from tests.support.llm_server import Reply, ScriptedLLMServer
 from tests.support.site import FixtureSite
 

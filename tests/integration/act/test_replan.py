@@ -17,8 +17,8 @@ from planner.llm_cognition import LLMCognition
 from planner.llm_settings import LLMSettings
 from planner.rules import plan_rules
 from planner.service import make_plan
-from tests.integration.act.conftest import ActHarness, Answer
 from tests.integration.act.test_model import act, done, index_of, page_of
+from tests.support.act_harness import ActHarness, Answer
 from tests.support.llm_server import Reply, ScriptedLLMServer
 from tests.support.site import FixtureSite
 from ui.plan_view import PlanTableModel, revision_line

@@ -16,8 +16,8 @@ from executor.research.search import SearchProvider
 from executor.run_resources import RunResources
 from planner.llm import LLMClient
 from planner.llm_settings import LLMSettings
-from tests.integration.research.conftest import plan_of
 from tests.support.llm_server import Reply, ScriptedLLMServer, unreachable_url
+from tests.support.research_run import plan_of
 from tests.support.site import FixtureSite
 
 pytestmark = pytest.mark.browser

@@ -10,8 +10,8 @@ from executor.approval import ApprovalPolicy
 from executor.conductor import ResumeMismatch
 from executor.confirm import ConfirmAnswer, ConfirmRequest
 from executor.models import Approval, ExecMode, RunStatus, RuntimeCtxV1, StepStatus
+from tests.support.conductor_harness import Harness, make_plan
 from tests.support.fake_tools import FakeTool
-from tests.unit.executor.conftest import Harness, make_plan
 
 OPEN = RuntimeCtxV1(safe_mode=False)
 SAFE = RuntimeCtxV1()

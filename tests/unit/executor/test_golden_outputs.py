@@ -16,8 +16,8 @@ import pytest
 
 from executor.approval import ApprovalPolicy
 from executor.models import RunBundleV1, RuntimeCtxV1
+from tests.support.conductor_harness import Harness, make_plan
 from tests.support.fake_tools import FakeTool
-from tests.unit.executor.conftest import Harness, make_plan
 
 GOLDEN = Path(__file__).parent / "golden"
 
