@@ -16,7 +16,7 @@ from planner.rules import plan_rules
 from receipts.layout import RunFolder
 from receipts.models import RunEndRecord
 from receipts.report import read_records
-from tests.integration.act.conftest import ActHarness, Answer, act_plan
+from tests.support.act_harness import ActHarness, Answer, act_plan
 from tests.support.site import FixtureSite
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]
