@@ -223,7 +223,8 @@ class AskCheck:
             return self._searched_for(ask)
         query = ask.query.lower()
         if query not in unquote_plus(self.obs.url).lower():
-            typed = [h for h in _ok(self.history, ("fill",)) if str(h.action.get("value") or "").lower() == query]
+            fills = _ok(self.history, ("fill",))
+            typed = [h for h in fills if str(h.action.get("value") or "").lower() == query]
             if not typed:
                 return f'"{ask.query}" was never typed into a search box'
             after = self.history[self.history.index(typed[-1]) + 1 :]

@@ -11,7 +11,8 @@ from typing import Any
 
 import pytest
 
-from executor.models import ApprovalPolicy, RunBundleV1, RunStatus
+from executor.approval import ApprovalPolicy
+from executor.models import RunBundleV1, RunStatus
 from planner.rules import plan_rules
 from receipts.layout import RunFolder
 from receipts.models import RunEndRecord
@@ -145,7 +146,9 @@ async def test_a_search_goal_presses_search_and_sees_results(
     assert last.after.url.split("?")[0].endswith("/results.html")
 
 
-async def test_a_search_that_finds_nothing_is_not_a_success(act_harness: ActHarness, site: FixtureSite) -> None:
+async def test_a_search_that_finds_nothing_is_not_a_success(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
     """The search ran, and the page says nothing matched: what the person looked for was not found,
     and the run says so in the page's words."""
     plan = plan_rules(f"Search {site.url('/search.html')} for nothing like this")
