@@ -105,10 +105,11 @@ class _Policy(Moves):
     def _to_the_form(self, pending: list[int]) -> CognitionDecision | None:
         """The fields of a sign-up (a sign-in, an order) are not on this page: follow the link a
         person would ("Sign up" in the nav bar), once."""
-        submits = [a for a in self.asks.asks if isinstance(a, SubmitAsk)]
-        if not submits or any(h.phase == "to_form" for h in self.history):
+        submits = [a.purpose for a in self.asks.asks if isinstance(a, SubmitAsk)]
+        purpose = submits[0] if submits else self.asks.sent_later
+        if purpose is None or any(h.phase == "to_form" for h in self.history):
             return None
-        link = way_to_form(self.obs, submits[0].purpose, self.avoid)
+        link = way_to_form(self.obs, purpose, self.avoid)
         if link is None:
             return None
         return CognitionDecision(decision="act", actions=[{"kind": "click", "target": {"index": link.index}}],

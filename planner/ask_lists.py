@@ -95,13 +95,20 @@ def nth_item(obs: Observation, words: str) -> ElementInfo | None:
 def way_to_form(obs: Observation, purpose: str, avoid: list[str]) -> ElementInfo | None:
     """The link a person follows to the form a send needs ("Sign up" in the nav bar) when the fields
     are not on this page: named for the purpose, and not itself a form's submit button."""
-    names = {"signup": ("sign up", "register", "create account", "get started", "start free", "đăng ký"),
-             "login": ("log in", "sign in", "login", "đăng nhập"), "send": ("contact", "contact us",
-                                                                            "liên hệ"),
-             "order": ("cart", "checkout", "giỏ hàng"), "book": ("book", "đặt")}.get(purpose, ())  # fmt: skip
+    names = {"signup": ("sign up", "register", "create account", "get started", "start free", "join",
+                        "membership", "enrol", "enroll", "đăng ký", "tham gia"),
+             "login": ("log in", "sign in", "login", "đăng nhập"),
+             "send": ("contact", "contact us", "report", "feedback", "request", "enquiry", "apply", "liên hệ",
+                      "phản ánh", "góp ý", "báo cáo"),
+             "order": ("cart", "checkout", "giỏ hàng"),
+             "book": ("book", "booking", "appointment", "reserve", "reservation", "đặt", "đặt lịch",
+                      "đặt chỗ"),
+             }.get(purpose, ())  # fmt: skip
     for name in names:
         pick = g.find_control(obs, name, avoid=avoid)
         el = pick.element
-        if el is not None and pick.score >= 0.85 and el.form is None and (el.role or el.tag) in ("link", "a"):
+        # a link to the form's page, or the tab that shows it; never a button, which may do the deed itself
+        leads = (el.role or el.tag) in ("link", "a", "tab") if el is not None else False
+        if el is not None and pick.score >= 0.85 and el.form is None and leads:
             return el
     return None

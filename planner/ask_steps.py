@@ -76,4 +76,9 @@ def segments(asks: AskList, *, no_submit: bool) -> list[tuple[GateKind, AskList]
     if len(out) > 1 and out[0][0] is GateKind.ACTION and out[1][0] is GateKind.LOGIN:
         first = out.pop(0)  # "log in as bob with password ...": the credentials belong to the sign-in
         out[0] = (GateKind.LOGIN, [*first[1], *out[0][1]])
-    return [(kind, asks.model_copy(update={"asks": part})) for kind, part in out]
+    parts = [(kind, asks.model_copy(update={"asks": part})) for kind, part in out]
+    for n, (kind, part) in enumerate(parts[:-1]):  # the fills before a send: their form is the send's
+        nxt = next((a for a in parts[n + 1][1].asks if isinstance(a, SubmitAsk)), None)
+        if kind is GateKind.ACTION and nxt is not None:
+            parts[n] = (kind, part.model_copy(update={"sent_later": nxt.purpose}))
+    return parts

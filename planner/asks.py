@@ -241,6 +241,8 @@ class AskList(Contract):
     forbidden: list[str] = Field(default_factory=list)
     #: Parts of the task the rules could not turn into an ask, said up front instead of guessed.
     unread: list[str] = Field(default_factory=list)
+    #: The send a later step makes with these fills (its own gate): where the form is looked for.
+    sent_later: SubmitPurpose | None = None
 
     def of_kind(self, kind: str) -> list[Ask]:
         return [a for a in self.asks if a.kind == kind]

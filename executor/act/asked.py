@@ -119,7 +119,8 @@ class AskCheck:
         out += self._forbidden()
         out += [f"{_named(h) or h.action.get('kind')} was refused: {h.message}" for h in self.history
                 if h.status == "blocked" and h.message and not any(h.message in o for o in out)]  # fmt: skip
-        out += [p for h in _ok(self.history, _CLICKS) if (p := _send_problem(h)) is not None and p not in out]
+        out += [p for h in _ok(self.history, _CLICKS)
+                if (p := _send_problem(h)) is not None and not any(p in o for o in out)]  # fmt: skip
         said = none_found(self.obs.text) if out else None
         if said and not any(said in o for o in out):  # the page's own reason goes first, once
             out.insert(0, f'the page says "{said}"')

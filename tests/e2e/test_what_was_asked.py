@@ -99,6 +99,7 @@ def test_a_form_answered_with_an_http_error_is_failed_with_the_status(
     assert site.post_count("/asked/feedback") == 1  # it went out; the site refused it
     assert bundle["run_status"] == "FAILED", bundle["reason"]
     assert "HTTP 500" in str(bundle["reason"]) and "HTTP 500" in str(bundle["final_answer"])
+    assert str(bundle["reason"]).count("HTTP 500") == 1, bundle["reason"]  # said once
 
 
 def test_a_slow_answer_to_a_form_is_awaited_within_the_steps_time(

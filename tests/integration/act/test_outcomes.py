@@ -157,6 +157,21 @@ async def test_a_search_that_finds_nothing_is_not_a_success(
     said_everywhere(act_harness, bundle, 'found nothing: the page says "No results found for your search."')
 
 
+async def test_a_form_behind_a_tab_is_opened_filled_and_sent(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    """The fields are in a tab that is not shown: the tab named for the booking is opened, as a person
+    would, then the form is filled and sent once."""
+    site.clear_posts()
+    plan = plan_rules(
+        f"Book an appointment at {site.url('/asked/clinic.html')} for Jo Smith, email jo@example.com"
+    )
+    bundle = await act_harness.run(plan, confirm=Answer(), policy=ApprovalPolicy.ALL)
+    assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
+    assert site.post_count("/appointments") == 1
+    assert b"name=Jo+Smith" in site.post_bodies("/appointments")[0]
+
+
 async def test_a_subscribe_goal_presses_subscribe_once(act_harness: ActHarness, site: FixtureSite) -> None:
     site.clear_posts()
     steps = goal(site.url("/subscribe.html"), "Subscribe to the newsletter", {"email": "ada@example.com"})
