@@ -129,6 +129,11 @@ def find_fact(question: str, kind: FactKind, text: str) -> Fact | None:
         scored = [p for p in scored if _counts_it(question, p[2], lines[p[1]])]
         if not scored:
             return None
+    named = named_words(question)
+    if named:  # "how many Stoneware Mugs": only a line in their card (or on a page about them) answers
+        scored = [p for p in scored if set(named) <= set(words_of(_card(lines, p[1])))]
+        if not scored:
+            return None
     best, i, value = scored[0]
     tied = [(i2, v2) for sc, i2, v2 in scored if sc == best]
     if RANKED.search(question):
@@ -139,10 +144,6 @@ def find_fact(question: str, kind: FactKind, text: str) -> Fact | None:
     elif kind in ("count", "number") and len({v for _, v in tied}) > 1:
         return None  # two list items count different things equally well: the question picks neither
     specific = [w for w in words if w not in _GENERIC]
-    named = named_words(question)
-    near = " ".join([*lines[max(0, i - 3) : i + 1], *lines[:5]])  # its card, or a page about it (title)
-    if named and not set(named) <= set(words_of(near)):
-        return None  # "how many Stoneware Mugs": a line that does not name them answers another question
     if best == 0 and (specific or len({v for _, v in typed}) > 1):
         return None  # the only date on the page is not an answer when it shares nothing with the question
     return Fact(value=value, line=lines[i], kind=kind)
@@ -205,6 +206,11 @@ def _what_it_says(question: str, lines: Sequence[str], text: str) -> Fact | None
         return None
     gist = summary_sentence(text, 3)
     return Fact(value=gist, line=gist, kind="text") if gist else None
+
+
+def _card(lines: Sequence[str], i: int) -> str:
+    """A fact's line with the three above it (its card) and the page's first lines (its title)."""
+    return " ".join([*lines[max(0, i - 3) : i + 1], *lines[:5]])
 
 
 _LOWEST_FIRST = re.compile(
