@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from common.words import plural
+from executor.action_words import actions_sentence
 from executor.models import Citation, EvidenceItem, StepRunV1, StepStatus
 
 _TEXT_KEYS = ("answer", "summary", "text", "explanation")
@@ -97,8 +99,9 @@ class AnswerAssembler:
                 "Note: "
                 + " ".join(f"an optional step did not finish ({r.error or r.error_code})." for r in notes)
             )
-        if actions:
-            parts.append(f"Actions taken ({len(actions)}): " + ", ".join(actions[:20]))
+        done = actions_sentence(actions)
+        if done:
+            parts.append(done)
         if citations:
             parts.append(
                 "Sources:\n"
@@ -115,5 +118,6 @@ def _nothing_found(step_runs: Sequence[StepRunV1], actions: Sequence[str]) -> st
         r.outputs.get("ui_actions", 0) for r in step_runs if isinstance(r.outputs.get("ui_actions"), int)
     )
     if acted:
-        return f"No answer to give: {acted} action(s) were taken on the page and nothing was read."
+        were = "was" if acted == 1 else "were"
+        return f"No answer to give: {plural(acted, 'action')} {were} taken on the page and nothing was read."
     return "No answer to give: nothing was read and nothing was done on a page."

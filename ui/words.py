@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from common.words import listed, plural
+
 if TYPE_CHECKING:
     from executor.models import RunBundleV1
     from executor.replay import ReplayReport
@@ -60,11 +62,6 @@ STEP_WORDS: dict[str, str] = {
 }
 
 
-def plural(n: int, one: str, many: str | None = None) -> str:
-    """ "1 step", "2 steps", "0 steps"."""
-    return f"{n} {one if n == 1 else (many or one + 's')}"
-
-
 def mode_words(mode: str) -> str:
     return MODE_WORDS.get(str(mode), str(mode))
 
@@ -103,11 +100,6 @@ _BLOCKED_WORDS = {
     "download": "downloading",
     "upload": "uploading",
 }
-
-
-def listed(items: list[str]) -> str:
-    """ "a", "a and b", "a, b and c"."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def blocked_words(actions: list[str]) -> str:
