@@ -24,10 +24,10 @@ from app.cli_parser import parse_arguments
 from app.cli_secrets import SecretOptionError, argv_warning, missing_sentence, read_secrets
 from app.cli_signals import Stop
 from app.hardening import owner_only_umask, tighten
-from app.settings import Settings, SettingsError, config_dir, load_settings
+from app.settings import Settings, SettingsError, load_settings
 from app.stopped import default_signals, signal_name
 from common.moments import reached
-from common.paths import data_dir
+from common.paths import config_dir, data_dir
 from common.secrecy import live_secrets, scrub, scrub_data
 from executor.approval import ApprovalPolicy
 from executor.observability import configure_json_logging
