@@ -283,7 +283,7 @@ async def _cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
     finally:
         core.store.close()
     _emit(args, report.to_dict(), report.summary())
-    return 0 if report.ok else 1
+    return report.exit_code
 
 
 async def _cmd_batch(args: argparse.Namespace, settings: Settings) -> int:

@@ -49,6 +49,7 @@ _TONES = {
     "DECLINED": "bad",
     "ABORTED_BUDGET": "bad",
     "REPLAY_DRIFT": "bad",
+    "REPLAY_NOTHING": "warn",
 }
 #: Modes that search the web: a run of one that names no site shows where it went this way.
 _SEARCHING = {"RESEARCH_ONLY", "HYBRID", "ACTION_THEN_RESEARCH", "CLARIFY_OR_FALLBACK"}

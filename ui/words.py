@@ -48,6 +48,7 @@ HISTORY_WORDS: dict[str, str] = {
     "UNREADABLE": "Unreadable",
     "REPLAY_OK": "Replay: no drift",
     "REPLAY_DRIFT": "Replay: drifted",
+    "REPLAY_NOTHING": "Replay: nothing replayed",
 }
 
 STEP_WORDS: dict[str, str] = {
@@ -75,10 +76,12 @@ def history_words(status: str) -> str:
 
 
 def replay_words(report: ReplayReport) -> str:
-    """ "Replayed 3 actions: no drift" (the drift's codes are in the report's summary)."""
-    replayed = sum(1 for step in report.steps if step.status != "skipped")
+    """ "Replayed 3 actions: no drift", or that nothing was (the drift's codes are in the summary)."""
+    if not report.replayed:
+        why = "you declined every step" if report.all_declined else "no recorded action could be replayed"
+        return f"Nothing was replayed: {why}"
     verdict = "no drift" if report.ok else "the site drifted (see the receipts)"
-    return f"Replayed {plural(replayed, 'action')}: {verdict}"
+    return f"Replayed {plural(report.replayed, 'action')}: {verdict}"
 
 
 def outcome_words(bundle: RunBundleV1, declined_step: str | None = None) -> str:
