@@ -75,13 +75,17 @@ class AnswerAssembler:
         *,
         waiting: str | None = None,
         optional: frozenset[str] = frozenset(),
+        declined: str | None = None,
     ) -> tuple[str, list[Citation]]:
         """The answer: what was not done first (so it can never read as done), then what the steps
-        found or did, cited; `waiting` is the question a paused run waits on. A failed `optional` step
-        (a web search beside the page the task named) is a note at the end, not what was asked."""
+        found or did, cited; `waiting` is the question a paused run waits on, `declined` the name of
+        the step declined at its gate (the run is over, it waits on nothing). A failed `optional`
+        step (a web search beside the page the task named) is a note at the end, not what was asked."""
         citations, renumber = citations_for(evidence)
         failed = [r for r in step_runs if r.status is StepStatus.FAILED]
         parts = [" ".join(_not_done(r) for r in failed if r.step_id not in optional)]
+        if declined is not None:
+            parts.append(f"Not done: “{declined}” was declined at its gate, so nothing more was done.")
         parts = [p for p in parts if p]
         if waiting:
             parts.append(f"Waiting for you: {waiting}")
