@@ -37,7 +37,8 @@ def plan_problems(exc: ValidationError) -> str:
         if error["type"] == "model_type":
             said.append(f"{where or 'the plan'} should be a JSON object")
             continue
-        message = error["msg"][:1].lower() + error["msg"][1:]
+        said_by_check = error["msg"].removeprefix("Value error, ")  # a validator's own sentence
+        message = said_by_check[:1].lower() + said_by_check[1:]
         said.append(f"{where or 'the plan'}: {message}")
     unique = list(dict.fromkeys(said))
     more = len(unique) - _SHOWN

@@ -26,6 +26,8 @@ def test_malformed_plans_are_said_in_one_line(tmp_path: Path) -> None:
         "it is not valid JSON (EOF while parsing a list at line 1 column 24)"
     )
     assert refusal(tmp_path, "[1, 2]") == "the plan should be a JSON object"
+    cycle = '{"mode": "A", "steps": [{"step_id": "a", "type": "COMPUTE", "depends_on": ["a"]}]}'
+    assert "value error" not in refusal(tmp_path, cycle).lower()
     many = '{"mode": "B", "steps": [{"type": "ACT"}, {}, {}], "budget": {"max_tool_calls": -1}}'
     assert refusal(tmp_path, many) == (
         "steps[0].step_id: field required; steps[1].step_id: field required; "
