@@ -225,13 +225,33 @@ def _in_store_of(settings: Settings, run_id: str) -> bool:
         return False
 
 
+def _run_to_resume(ref: str, runs_dir: Path) -> str:
+    """The run id `waypost resume` was given, or the id of the run folder it was given (a folder of
+    this runs folder: its name is the id); anything else is a sentence saying what resume takes."""
+    if "/" not in ref and ref not in ("", ".", ".."):
+        return ref
+    runs_dir = runs_dir.expanduser()
+    folder = Path(ref).expanduser()
+    if folder.is_dir() and folder.resolve().parent == runs_dir.resolve():
+        return folder.name
+    why = f"it is not a run folder of the runs folder {runs_dir}" if folder.exists() else "no such folder"
+    raise BadInput(f"cannot resume {ref!r}: {why}; give a run id (`waypost receipts list` shows them)")
+
+
 async def _cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
     from app.progress import ProgressPrinter
     from app.wiring import build_core
 
+    args.run_id = _run_to_resume(args.run_id, settings.runs_dir)
     args.stop.run_id = args.run_id
     args.stop.opened = lambda: _in_store_of(settings, args.run_id)
     core = build_core(settings)
+    if not _in_store(core.store, args.run_id):
+        core.store.close()
+        raise BadInput(
+            f"there is no run {args.run_id!r} to resume in {settings.runs_dir}; "
+            "`waypost receipts list` shows the runs there"
+        )
     answers = {ApprovalPolicy.ALL: True, ApprovalPolicy.NONE: False}
     policy = ApprovalPolicy(args.approve) if args.approve else settings.approve
     try:
