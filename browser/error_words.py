@@ -13,7 +13,7 @@ _NET_ERROR = re.compile(r"net::(ERR_[A-Z_]+)")
 #: Chromium's network error codes a person meets most, in words (net/base/net_error_list.h).
 _NET_WORDS = {
     "ERR_CONNECTION_REFUSED": "nothing is listening at that address",
-    "ERR_UNSAFE_PORT": "the browser refuses that port (it is reserved for other protocols)",
+    "ERR_UNSAFE_PORT": "the browser refuses that port, which is kept for other protocols",
     "ERR_NAME_NOT_RESOLVED": "the host name does not exist or cannot be looked up",
     "ERR_CONNECTION_TIMED_OUT": "the server did not answer in time",
     "ERR_TIMED_OUT": "the server did not answer in time",
