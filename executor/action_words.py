@@ -32,7 +32,8 @@ _SAID: dict[str, tuple[str, str]] = {
     "summarize": ("summarised what was read", "summarised {n} times"),
     "compare": ("compared the sources", "compared sources {n} times"),
     "compute": ("worked out the result", "worked out {n} results"),
-    "fetch": ("fetched the data", "fetched data {n} times"),
+    "fetch": ("read the tables", "read tables {n} times"),
+    "retrieve": ("searched and read the sources", "searched and read sources {n} times"),
 }
 #: Action kinds and tool keys that say the same thing.
 _SAME = {
@@ -40,7 +41,6 @@ _SAME = {
     "web_search": "search",
     "extract": "read",
     "extract_dom": "read",
-    "retrieve": "read",
     "form_fill": "form",
     "fetch_data": "fetch",
 }

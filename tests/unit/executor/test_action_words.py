@@ -24,6 +24,9 @@ def test_singulars_tools_and_what_did_not_work() -> None:
     assert actions_sentence(["fin_price_fetch", "write:out/report.md"]) == (
         "Ran fin price fetch and wrote out/report.md."
     )
+    assert actions_sentence(["open_url", "retrieve", "fetch_data", "compute"]) == (
+        "Opened the page, searched and read the sources, read the tables and worked out the result."
+    )
     assert actions_sentence([]) == "" and actions_sentence(["done:ok"]) == ""
 
 
