@@ -60,7 +60,7 @@ async def test_a_page_that_never_loads_is_said_in_words(driver: PlaywrightDriver
         f"could not load http://127.0.0.1:{port}/: nothing is listening at that address "
         "(net::ERR_CONNECTION_REFUSED)"
     )
-    with pytest.raises(PageLoadError, match=r"refuses that port .*\(net::ERR_UNSAFE_PORT\)$") as unsafe:
+    with pytest.raises(PageLoadError, match=r"refuses that port, .*\(net::ERR_UNSAFE_PORT\)$") as unsafe:
         await driver.load_page("http://127.0.0.1:9/")
     assert "Page.goto" not in str(unsafe.value)
 
