@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from planner.context import build_context
-from planner.llm import LLMSettings
+from planner.llm_settings import LLMSettings
 from planner.models import AttachedFile, ContextPack, TabContext
 from planner.service import PlannerChoice, PlanResult, make_plan
 

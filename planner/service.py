@@ -1,4 +1,5 @@
-"""The planner's front door for the app: `make_plan(task, ...) -> PlanResult` (plan + trace + secrets)."""
+"""The planner's front door for the app: `make_plan(task, ...) -> PlanResult` (the plan, which
+planner made it, the declared secrets)."""
 
 from __future__ import annotations
 
@@ -10,11 +11,10 @@ from pydantic import SecretStr
 
 from planner.architect import LLMPlanner
 from planner.context import build_context
-from planner.llm import LLMSettings
+from planner.llm_settings import LLMSettings
 from planner.metering import metered
 from planner.models import ContextPack, ExecutionPlan
 from planner.rules import plan_rules
-from planner.tracing import PlanTrace, Tracer
 from planner.understand import understand
 
 PlannerChoice = Literal["rules", "llm", "auto"]
@@ -29,7 +29,6 @@ class PlanResult:
     """The plan, how it was made, and the declared secrets (for the browser layer only)."""
 
     plan: ExecutionPlan
-    trace: PlanTrace
     planner_used: Literal["rules", "llm"]
     secrets: dict[str, SecretStr] = field(default_factory=dict, repr=False)
 
@@ -48,10 +47,8 @@ async def make_plan(
     if planner == "llm" and not use_llm:
         raise PlannerConfigError("the llm planner needs a model: set a base URL or an API key")
     if not use_llm or llm is None:
-        tracer = Tracer()
-        plan = plan_rules(understood, ctx).model_copy(update={"trace_id": tracer.trace.trace_id})
-        tracer.event("architect_output", mode=plan.mode.value, step_count=len(plan.steps), planner="rules")
-        return PlanResult(plan=plan, trace=tracer.trace, planner_used="rules", secrets=understood.secrets)
+        plan = plan_rules(understood, ctx)
+        return PlanResult(plan=plan, planner_used="rules", secrets=understood.secrets)
     if llm.deadline_s is None:  # a slow model never holds planning longer than its setting
         llm = llm.model_copy(update={"deadline_s": llm.planning_deadline_s})
     architect = LLMPlanner(llm)
@@ -69,4 +66,4 @@ async def make_plan(
     used: Literal["rules", "llm"] = (
         "rules" if any(c.startswith("LLM_FALLBACK:") for c in plan.reason_codes) else "llm"
     )
-    return PlanResult(plan=plan, trace=architect.tracer.trace, planner_used=used, secrets=understood.secrets)
+    return PlanResult(plan=plan, planner_used=used, secrets=understood.secrets)

@@ -3,12 +3,12 @@ the bundle keeps (`navigate:ok`, `fill:ok`, `web_search`) nor "field(s)"."""
 
 from __future__ import annotations
 
+from common.contracts import utc_now
 from executor.act.progress import StepProgress
 from executor.act.report import describe
 from executor.action_words import actions_sentence
 from executor.answer import AnswerAssembler
 from executor.models import StepRunV1, StepStatus
-from planner.models import utc_now
 
 
 def test_an_act_steps_codes_become_one_sentence() -> None:
