@@ -256,7 +256,8 @@ def _counts_it(question: str, value: str, line: str) -> bool:
     after = [*words_of(value), *words_of(line[at + len(value) :])[:3]] if at >= 0 else []  # "25 minutes"
     label, sep, rest = line.partition(":")
     labelled = bool(sep) and value in rest and len(label.split()) <= 6
-    before = words_of(line[:at])[-2:] if at >= 0 else []  # "Inbox (5)", "Unread 12"
+    lead = re.search(r"([^\W\d_]+)\s*\(?\s*$", line[:at]) if at >= 0 else None  # "Inbox (5)", "Unread 12"
+    before = words_of(lead.group(1)) if lead else []
     return bool(asked & {*after, *before}) or (labelled and bool(asked & set(words_of(label))))
 
 

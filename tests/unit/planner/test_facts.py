@@ -175,3 +175,14 @@ def test_a_count_two_list_items_give_equally_is_not_taken() -> None:
     jobs = "Open roles\nNurse, night shift: 4 openings\nNurse, day shift: 2 openings\n"
     assert find_fact("how many nurse openings are there?", "count", jobs) is None
     assert find_fact("how many night shift nurse openings are there?", "count", jobs) is not None
+
+
+def test_a_number_after_a_named_word_and_a_comma_counts_nothing_asked() -> None:
+    product = (
+        "Stoneware Mug\n12.00 EUR incl. VAT\n17 in stock, ships in 1-2 days\n"
+        "Hand-glazed stoneware, 400 ml. Colour: grey.\n"
+    )
+    found = find_fact("how many Stoneware Mugs do they have in stock", "count", product)
+    assert found is not None and found.value == "17"
+    unread = find_fact("how many unread messages are in my inbox?", "count", "Mail\nInbox (5)\nArchive\n")
+    assert unread is not None and unread.value == "5"
