@@ -140,7 +140,15 @@ def asks_on_page(ask: AnswerAsk) -> bool:
 
     question = ask.question.strip()
     put_as_one = QUESTION_START.match(question) is not None or question.endswith("?")
-    return ask.expects in ("text", "yes_no") and put_as_one
+    # "... and what does it include?": about what the question before it found, which the answer's
+    # account of that item says, not a line of the page
+    follows_up = (
+        re.search(r"(?i)\b(?:it|they|them|its|their|that one|this one)\b", question) is not None
+        or re.fullmatch(r"(?i)(?:and\s+|but\s+)?(?:why|why not|how come|how so|tại sao|vì sao)\W*", question)
+        is not None  # "And why?": about the question before it
+        or not topic(question)
+    )
+    return ask.expects in ("text", "yes_no") and put_as_one and not follows_up
 
 
 def asks_a_label(ask: AnswerAsk) -> bool:

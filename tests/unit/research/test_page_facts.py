@@ -89,3 +89,10 @@ def test_a_link_named_like_the_answer_is_followed_not_quoted() -> None:
     (found,) = page_facts.answer([ask], [home])
     assert found.fact is None
     assert page_facts.links_about(home, ask.question) == ["http://site.test/hours.html"]
+
+
+@pytest.mark.parametrize("question", ["And why?", "what does it include?", "and what do they cost?"])
+def test_a_follow_up_about_the_last_answer_is_not_a_page_question(question: str) -> None:
+    """It is about the item the question before it found, which the answer's account of that item
+    says: it is not looked for as a line of the page."""
+    assert not page_facts.asks_on_page(AnswerAsk(question=question, expects="text"))
