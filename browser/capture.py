@@ -160,4 +160,5 @@ async def capture(
         dom_hash=state.dom_hash,
         screenshot=shot if path is None else None,
         screenshot_path=str(path) if path is not None and shot is not None else None,
+        view=state.view,
     )
