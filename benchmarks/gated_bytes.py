@@ -11,8 +11,9 @@ folder met in the order printed, as `du` counts it.
 
     .venv/bin/python -m benchmarks.gated_bytes [--sizes 100 1000 10000] [--keep DIR]
 
-Each size is one run; the seconds it took are printed with it (10,000 steps take about as long as
-10,000 gated clicks in a browser: tens of minutes on a quiet machine).
+Each size is one run; its wall seconds and this process's CPU per step (the recorder's threads
+included, not the browser's) are printed with it. 10,000 steps take about as long as 10,000 gated
+clicks in a browser: tens of minutes on a quiet machine.
 """
 
 from __future__ import annotations
@@ -91,24 +92,38 @@ def by_folder(root: Path) -> tuple[dict[str, int], dict[str, int]]:
     return size, files
 
 
-async def one_run(driver: PlaywrightDriver, url: str, folder: Path, n: int) -> float:
+async def one_run(driver: PlaywrightDriver, url: str, folder: Path, n: int) -> tuple[float, float]:
+    """Wall seconds and this process's CPU seconds (every thread: the recorder's too) for n steps."""
     recorder = await JsonlRecorder.open(folder, fsync=False)
     env = ActEnv(driver=driver, recorder=recorder, run_id=folder.name, step_id="s1", run_dir=folder)
     limits = LoopLimits(max_actions=n + 2)
     ask = asker(recorder, folder.name, "s1")
     loop = ActLoop(env, LoopSpec(url=url, actions=actions(n)), gate=None, progress=StepProgress(),
                    limits=limits, ask=ask)  # type: ignore[arg-type]  # fmt: skip
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), time.process_time()
     result = await loop.run()
     await recorder.finish("SUCCESS", final_state=await driver.capture(screenshot=True))
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, time.process_time() - cpu
     assert result.success, result.summary
     records = [r for _, r in read_records(RunFolder(folder))]
     done = sum(isinstance(r, ActionRecord) and r.outcome.status == "ok" for r in records)
     assert done == n + 1, f"{done} actions of {n + 1}"  # the navigation and every click
     report = verify(folder)
     assert report.ok, report.summary()
-    return seconds
+    return seconds, cpu
+
+
+async def measure(driver: PlaywrightDriver, url: str, runs: Path, sizes: list[int]) -> None:
+    print("bytes per gated step by folder (files per step in brackets); each run verified")
+    head = " ".join(f"{f:>15}" for f in FOLDERS)
+    print(f"{'steps':>6} {'seconds':>8} {'cpu ms/step':>11} {head} {'total B/step':>13}")
+    for n in sizes:
+        folder = runs / f"run_{n}"
+        seconds, cpu = await one_run(driver, url, folder, n)
+        size, files = by_folder(folder)
+        cells = " ".join(f"{size[f] / n:>8.0f} ({files[f] / n:>4.2f})" for f in FOLDERS)
+        total = sum(size.values()) / n
+        print(f"{n:>6} {seconds:>8.1f} {cpu / n * 1000:>11.1f} {cells} {total:>13.0f}", flush=True)
 
 
 async def main(sizes: list[int], keep: Path | None) -> None:
@@ -116,19 +131,10 @@ async def main(sizes: list[int], keep: Path | None) -> None:
         site_dir = Path(tmp) / "site"
         site_dir.mkdir()
         (site_dir / "orders.html").write_text(PAGE.replace("{rows}", ROWS), encoding="utf-8")
-        runs = keep or Path(tmp) / "runs"
         with FixtureSite(root=site_dir) as site:
             driver = await PlaywrightDriver.launch()
             try:
-                head = f"{'steps':>6} {'seconds':>8} " + " ".join(f"{f:>15}" for f in FOLDERS)
-                print("bytes per gated step by folder (files per step in brackets); run verified")
-                print(head + f" {'total B/step':>13}")
-                for n in sizes:
-                    folder = runs / f"run_{n}"
-                    seconds = await one_run(driver, site.url("/orders.html"), folder, n)
-                    size, files = by_folder(folder)
-                    cells = " ".join(f"{size[f] / n:>8.0f} ({files[f] / n:>4.2f})" for f in FOLDERS)
-                    print(f"{n:>6} {seconds:>8.1f} {cells} {sum(size.values()) / n:>13.0f}", flush=True)
+                await measure(driver, site.url("/orders.html"), keep or Path(tmp) / "runs", sizes)
             finally:
                 await driver.close()
     if keep is not None:

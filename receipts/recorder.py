@@ -39,6 +39,7 @@ from receipts.models import (
     SnapshotRecord,
     StateSnapshot,
 )
+from receipts.png import compact_png
 from receipts.redaction import Redactor, redact_zip
 from receipts.resume import OpenChain, open_chain
 from receipts.signing import KeySource, sign_run
@@ -161,6 +162,10 @@ class JsonlRecorder:
         files.append((self.folder.resolve(ref), data))
         return FileRef(path=ref, sha256=hashlib.sha256(data).hexdigest())
 
+    async def _shot(self, ref: str, data: bytes, files: list[tuple[Path, bytes]]) -> FileRef:
+        """A screenshot's ref, stored re-deflated (receipts/png.py: same pixels, fewer bytes)."""
+        return self._file(ref, await asyncio.to_thread(compact_png, data), files)
+
     async def _append(self, data: dict[str, Any], files: Sequence[tuple[Path, bytes]] = ()) -> Record:
         """Seals and writes one record after the files it vouches for; the caller holds the lock
         and has redacted the fields. The previous record is on disk before this one is written."""
@@ -236,7 +241,7 @@ class JsonlRecorder:
             files: list[tuple[Path, bytes]] = []
             refs: dict[str, FileRef] = {}
             if before is not None and before.screenshot is not None and not reuse:
-                refs["before"] = self._file(
+                refs["before"] = await self._shot(
                     self.folder.shot_ref(f"{seq:06d}-before.png"), before.screenshot, files
                 )
             before_shot = self._last_after.shot if reuse and self._last_after else refs.get("before")
@@ -252,7 +257,7 @@ class JsonlRecorder:
             if after_reuse and before_shot is not None:
                 refs["after"] = before_shot
             elif after is not None and after.screenshot is not None:
-                refs["after"] = self._file(
+                refs["after"] = await self._shot(
                     self.folder.shot_ref(f"{seq:06d}-after.png"), after.screenshot, files
                 )
             after_state = self._state(after, refs.get("after"))
@@ -392,7 +397,7 @@ class JsonlRecorder:
             files: list[tuple[Path, bytes]] = []
             if final_state is not None and final_state.screenshot is not None:
                 ref = self.folder.shot_ref(f"{self._chain.seq + 1:06d}-final.png")
-                shot = self._file(ref, final_state.screenshot, files)
+                shot = await self._shot(ref, final_state.screenshot, files)
             artifacts = []
             if self.folder.trace.is_file():
                 await asyncio.to_thread(redact_zip, self.folder.trace, self.redactor)
