@@ -18,8 +18,8 @@ from app.settings import Settings
 from common.secrecy import scrub, scrub_data
 
 if TYPE_CHECKING:
+    from evals.checks import EvalTask
     from evals.runner import TaskResult
-    from evals.tasks import EvalTask
     from planner.service import PlannerChoice
 
 

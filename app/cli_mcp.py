@@ -66,7 +66,7 @@ def _ask_on_tty(prompt: str) -> str:
 async def cmd_approve(args: argparse.Namespace, settings: Settings) -> int:
     from app.terminal_confirm import TerminalConfirm
     from app.wiring import build_core
-    from executor.models import ApprovalPolicy
+    from executor.approval import ApprovalPolicy
 
     if not (sys.stdin.isatty() and sys.stderr.isatty()):
         raise ApproveError(

@@ -11,7 +11,7 @@ from pathlib import Path
 from app.settings import Settings
 from browser.discovery import ChromiumNotFound
 from browser.driver import PlaywrightDriver
-from browser.models import LaunchOptions
+from browser.options import LaunchOptions
 from common.secrecy import redact_url_credentials
 from planner.llm_probe import probe
 from planner.llm_speed import advise

@@ -22,12 +22,14 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from common.contracts import new_id
 from common.secrecy import placeholder_names
+from executor.approval import ApprovalPolicy
 from executor.channel_runs import note_channel_run
-from executor.models import ApprovalPolicy, PendingUserInput, RunBundleV1
+from executor.models import PendingUserInput, RunBundleV1
 from executor.service import AgentCore, UnknownRun
 from executor.tighten import Restrictions, tighten
-from planner.models import ExecutionPlan, new_id
+from planner.models import ExecutionPlan
 from receipts.attest import check_run
 from receipts.layout import RunFolder
 from receipts.report import render_report

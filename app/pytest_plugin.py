@@ -59,7 +59,7 @@ class Waypost:
         file that `waypost plan --json` wrote; gates follow `approve` (default "all")."""
         from app.settings import load_settings
         from app.wiring import build_core
-        from executor.models import ApprovalPolicy
+        from executor.approval import ApprovalPolicy
         from planner.plan_file import read_plan_file
         from receipts.report import export_report
 

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 
 from app.settings import Settings, SettingsError
 from browser.options import LaunchOptions
-from planner.llm import LLMSettings
+from planner.llm_settings import LLMSettings
 
 if TYPE_CHECKING:
     from executor.checkpoint_store import CheckpointStore
@@ -38,14 +38,14 @@ def llm_settings(settings: Settings) -> LLMSettings | None:
 
 
 def store_path(runs_dir: Path) -> Path:
-    from executor.entrypoint import STORE_FILENAME
+    from executor.store_schema import STORE_FILENAME
 
     return runs_dir / STORE_FILENAME
 
 
 def search_provider(settings: Settings) -> SearchProvider:
     """The configured search: a results page in the browser (default), SearXNG, or a local folder."""
-    from executor.research.factory import DEFAULT_SEARCH_URL
+    from executor.research.defaults import DEFAULT_SEARCH_URL
     from executor.research.search import BrowserSearchProvider, LocalFolderProvider, SearxngProvider
 
     where = settings.search_url or ""

@@ -21,7 +21,7 @@ from playwright.async_api import async_playwright
 
 from browser.discovery import find_chromium
 from browser.launch import chromium_args
-from browser.models import BrowserPolicy
+from browser.options import BrowserPolicy
 from browser.session import BrowserSession
 from tests.support.site import FixtureSite
 

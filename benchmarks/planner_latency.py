@@ -18,7 +18,8 @@ from pydantic import SecretStr
 from planner.architect import LLMPlanner
 from planner.context import build_context
 from planner.draft import plan_to_draft
-from planner.llm import LLMSettings
+from planner.llm_settings import LLMSettings
+from planner.metering import metered
 from planner.rules import plan_rules
 from tests.support.llm_server import Reply, ScriptedLLMServer
 from tests.unit.planner.routing_cases import CASES
@@ -64,10 +65,11 @@ async def architect_overhead(rounds: int) -> tuple[list[float], list[float]]:
                 )
                 planner = LLMPlanner(settings)
                 t0 = time.perf_counter()
-                await planner.plan(case.task, context)
+                with metered() as meter:
+                    await planner.plan(case.task, context)
                 total = (time.perf_counter() - t0) * 1000
                 await planner.aclose()
-                model = sum(c.latency_ms for c in planner.tracer.trace.calls)
+                model = float(meter.usage.ms)
                 overheads.append(total - model)
                 round_trips.append(model)
     finally:

@@ -26,7 +26,8 @@ from playwright.async_api import Page
 from app.demo.server import DemoSite
 from browser.capture import plain_screenshot
 from browser.driver import PlaywrightDriver
-from browser.models import Action, LaunchOptions, parse_action
+from browser.models import Action, parse_action
+from browser.options import LaunchOptions
 from receipts.layout import RunFolder
 from receipts.recorder import JsonlRecorder
 

@@ -23,7 +23,8 @@ from playwright.async_api import Browser, BrowserContext, Page, async_playwright
 from browser.discovery import find_chromium
 from browser.driver import PlaywrightDriver
 from browser.launch import chromium_args
-from browser.models import BrowserPolicy, FillAction, NavigateAction, Target
+from browser.models import FillAction, NavigateAction, Target
+from browser.options import BrowserPolicy
 from browser.worker_guard import WorkerGuard
 from tests.support.site import FixtureSite
 from tests.support.ws_server import SocketServer

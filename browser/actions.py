@@ -18,9 +18,9 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from browser import _kinds
 from browser.models import Action, ActionOutcome, OutcomeStatus
-from browser.secrets import UnknownSecret
 from browser.session import BrowserSession
 from browser.submit_guard import drain_attempts
+from common.secrecy import UnknownSecret
 
 Handler = Callable[[BrowserSession, Any, float], Awaitable[ActionOutcome]]
 

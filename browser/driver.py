@@ -22,20 +22,13 @@ from browser.dom_hash import dom_hash
 from browser.effect_hold import Concerns, EffectJudge
 from browser.events import DialogEvent, GuardEvent
 from browser.look_ahead import Chooser, Look, look
-from browser.models import (
-    Action,
-    ActionOutcome,
-    BrowserPolicy,
-    LaunchOptions,
-    Observation,
-    PageCapture,
-    Target,
-)
+from browser.models import Action, ActionOutcome, Observation, PageCapture, Target
 from browser.observe import DEFAULT_MAX_CHARS, observe
+from browser.options import BrowserPolicy, LaunchOptions
 from browser.page_source import FetchedBody, PageHtml, current_page, fetch_body, load_page
-from browser.secrets import SecretVault
 from browser.session import BrowserSession
 from browser.tracing import TraceOutcome, start_trace, stop_trace
+from common.secrecy import SecretVault
 
 T = TypeVar("T")
 CLOSE_S = 5.0  # closing gets its own few seconds past the run's wall, then the browser is stopped

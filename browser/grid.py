@@ -17,14 +17,15 @@ from typing import Literal
 from urllib.parse import urlsplit
 
 from playwright.async_api import Browser, Playwright, async_playwright
-from playwright.async_api import Error as BrowserError
+from playwright.async_api import Error as PlaywrightError
 
 from browser.deadline import BrowserLost
 from browser.driver import CLOSE_S, PlaywrightDriver
 from browser.options import BrowserPolicy, LaunchOptions
-from browser.secrets import SecretVault
+from common.secrecy import SecretVault
 
-__all__ = ["BrowserError", "EndpointError", "GridClient", "check_endpoints", "endpoint_options", "reachable"]
+#: Playwright's error under the browser layer's name, for callers that may not import Playwright (batch/).
+BrowserError = PlaywrightError
 
 #: A Playwright server launches the browser for the connection with these options (JSON).
 LAUNCH_OPTIONS_HEADER = "x-playwright-launch-options"

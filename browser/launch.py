@@ -15,7 +15,7 @@ from playwright.async_api import Browser, BrowserContext, Error, Playwright, Vie
 from browser.deadline import BrowserDidNotStart
 from browser.discovery import ENV_VAR, find_chromium
 from browser.local_network import with_checks
-from browser.models import LaunchOptions
+from browser.options import LaunchOptions
 
 BASE_ARGS = (
     # Rasterise whole tiles: with partial raster, two pictures of the same pixels can differ in a few

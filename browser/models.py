@@ -1,5 +1,5 @@
 """Browser-layer contracts: targets, actions, outcomes, observations and page captures (the policy
-and launch options live in browser/options.py and are re-exported here).
+and launch options live in browser/options.py).
 
 These are plain pydantic values (no Playwright types) so the planner can write actions, the executor
 can pass them around and receipts can store them; every model round-trips through JSON without loss.
@@ -20,9 +20,6 @@ from pydantic import (
     model_validator,
 )
 
-# Re-exported: what the browser may do and how to get one (browser/options.py).
-from browser.options import BrowserPolicy as BrowserPolicy
-from browser.options import LaunchOptions as LaunchOptions
 from common.contracts import Contract as _BaseContract
 
 

@@ -1,5 +1,5 @@
 """What the browser layer may do (BrowserPolicy, enforced whatever a prompt says) and how to get a
-browser (LaunchOptions). Plain values, re-exported by browser.models."""
+browser (LaunchOptions). Plain values."""
 
 from __future__ import annotations
 

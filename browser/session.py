@@ -38,18 +38,18 @@ from browser.effect_hold import EffectHold, SentRequest
 from browser.events import DialogEvent, GuardEvent
 from browser.hop_guard import watch_hops
 from browser.launch import launch
-from browser.models import BrowserPolicy, LaunchOptions
 from browser.network_policy import PrivateNetworkGuard
+from browser.options import BrowserPolicy, LaunchOptions
 from browser.quarantine import NO_WEBRTC, REFUSED, Quarantine, silence
 from browser.request_guard import TypedValues, measuring
 from browser.scratch import new_scratch
-from browser.secrets import SecretVault
 from browser.sent_requests import SentLedger
 from browser.socket_guard import SocketGuard
 from browser.submit_guard import INIT_SCRIPT, OFF_SCRIPT, is_unsafe_method
 from browser.unanswered import Unanswered
 from browser.url_policy import UrlPolicy
 from browser.worker_guard import WorkerGuard
+from common.secrecy import SecretVault
 
 DEFAULT_ACTION_TIMEOUT_MS = 5_000
 DEFAULT_NAVIGATION_TIMEOUT_MS = 15_000

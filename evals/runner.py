@@ -13,8 +13,8 @@ from browser.request_guard import allow_measurement, end_measurement
 from evals.checks import EvalTask
 from evals.model_report import Comparison, ModelShare, model_share
 from evals.site import EvalSite
+from executor.approval import ApprovalPolicy
 from executor.errors import ExecutorError
-from executor.models import ApprovalPolicy
 from executor.service import AgentCore
 from planner.service import PlannerChoice
 

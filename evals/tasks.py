@@ -13,23 +13,17 @@ import fnmatch
 from evals.checks import (
     Check,
     EvalTask,
-    Observed,
     answer,
     app,
     app_has,
     both,
     fields,
-    first_sentence,
     not_posted,
     posted,
-    says,
-    says_any,
 )
 from evals.tasks_dev import DEV
 from evals.tasks_heldout import HELDOUT
 from evals.tasks_unseen import UNSEEN
-
-__all__ = ["TASKS", "EvalTask", "Observed", "first_sentence", "says", "says_any", "select"]
 
 
 def _t(

@@ -1,4 +1,4 @@
-"""ApprovalPolicy apart from the run contracts (executor/models.py re-exports it): the CLI's parser
+"""ApprovalPolicy apart from the run contracts (executor/models.py uses it): the CLI's parser
 offers its values, and `waypost --help` must not build the contracts' schemas to list three words
 (docs/architecture.md, "Cold start")."""
 

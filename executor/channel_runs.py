@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 from common.secrecy import scrub
-from executor.checkpoint_store import RunSummary
+from executor.store_rows import RunSummary
 
 CHANNEL_RUNS = "mcp-runs.jsonl"
 

@@ -31,6 +31,7 @@ from typing import Any, TypeVar
 
 from pydantic import BaseModel, ValidationError
 
+from common.contracts import Contract
 from common.scrubbed_sqlite import scrubbed_db
 from executor import store_schema
 from executor.checkpoint_refs import RUN_ID, CheckpointStoreError, UnknownCheckpoint, parse_ref
@@ -45,11 +46,9 @@ from executor.models import (
     RunStatus,
     StepRunV1,
 )
-from executor.store_rows import UNREADABLE as UNREADABLE  # re-exported: history readers name it here
-from executor.store_rows import RunSummary as RunSummary
-from executor.store_rows import bulk_load, summary
+from executor.store_rows import RunSummary, bulk_load, summary
 from executor.store_schema import EVIDENCE_SQL, INDEXES, MIGRATIONS, SCHEMA_VERSION, STEPS_SQL
-from planner.models import Contract, ExecutionPlan
+from planner.models import ExecutionPlan
 
 RUNNING = "RUNNING"
 _PENDING_STATUS = {

@@ -19,6 +19,7 @@ from types import MappingProxyType
 from browser.deadline import BrowserDidNotStart, BrowserLost
 from browser.discovery import ChromiumNotFound
 from browser.network_policy import for_task
+from common.contracts import new_id, utc_now
 from common.moments import reached
 from executor.budget import BudgetEnforcer
 from executor.checkpoint_refs import CheckpointStoreError
@@ -60,7 +61,7 @@ from executor.run_resources import STOPPED_CAPTURE_S, ResourcesFactory
 from executor.scheduler import StepScheduler
 from executor.tool_engine import ToolCallEngine
 from executor.tools import StepPaused, Tool, ToolContext
-from planner.models import ExecutionPlan, PlanStatus, Step, new_id, utc_now
+from planner.models import ExecutionPlan, PlanStatus, Step
 from planner.secrets import bind_plan, plan_urls
 
 

@@ -14,8 +14,10 @@ from typing import Any, Protocol
 
 from pydantic import Field
 
-from executor.models import Approval, ApprovalPolicy, GateDecisionV1, PendingUserInput
-from planner.models import Contract, Step
+from common.contracts import Contract
+from executor.approval import ApprovalPolicy
+from executor.models import Approval, GateDecisionV1, PendingUserInput
+from planner.models import Step
 
 
 class ConfirmAnswer(StrEnum):

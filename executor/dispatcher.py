@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import time
 
+from common.contracts import utc_now
 from executor.errors import ToolError
 from executor.model_share import run_share
 from executor.models import StepRunV1, StepStatus
@@ -12,7 +13,7 @@ from executor.tool_engine import ToolCallEngine
 from executor.tools import ToolContext
 from planner import model_time
 from planner.metering import metered
-from planner.models import Step, utc_now
+from planner.models import Step
 
 
 class StepDispatcher:

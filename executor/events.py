@@ -13,6 +13,7 @@ from typing import Annotated, Any, Literal, Protocol
 
 from pydantic import Field
 
+from common.contracts import Contract, utc_now
 from executor.models import (
     BudgetStateV1,
     EvidenceItem,
@@ -22,7 +23,7 @@ from executor.models import (
     StepRunV1,
     ToolCallV1,
 )
-from planner.models import Contract, ExecutionPlan, utc_now
+from planner.models import ExecutionPlan
 
 
 class _Event(Contract):

@@ -17,8 +17,8 @@ from pydantic import Field, ValidationError
 
 from browser.models import PageCapture
 from common.bounded_read import NOTE_BYTES, read_text
+from common.contracts import Contract
 from common.secrecy import scrub
-from planner.models import Contract
 from receipts.layout import inside
 
 

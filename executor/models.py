@@ -12,9 +12,10 @@ from typing import Any, Literal
 
 from pydantic import Field
 
-from executor.approval import ApprovalPolicy as ApprovalPolicy  # re-exported: its home for the run contracts
+from common.contracts import Contract, new_id, utc_now
+from executor.approval import ApprovalPolicy
 from planner.metering import ModelUsage
-from planner.models import Contract, PlanMode, new_id, utc_now
+from planner.models import PlanMode
 
 
 class ExecMode(StrEnum):

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
+from common.contracts import utc_now
 from executor.models import (
     BudgetStateV1,
     Citation,
@@ -15,7 +16,7 @@ from executor.models import (
     RunStatus,
     StepRunV1,
 )
-from planner.models import ExecutionPlan, utc_now
+from planner.models import ExecutionPlan
 
 
 class OutputFormatter:

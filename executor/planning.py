@@ -15,7 +15,7 @@ from planner.models import AttachedFile, ContextPack, TabContext
 from planner.service import PlannerChoice, PlanResult, make_plan, plan_by_rules
 
 if TYPE_CHECKING:
-    from planner.llm import LLMSettings
+    from planner.llm_settings import LLMSettings
 
 
 def task_context(

@@ -23,8 +23,10 @@ from typing import Any
 from pydantic import ValidationError
 
 from browser.driver import BrowserDriver, PlaywrightDriver
-from browser.models import Action, BrowserPolicy, LaunchOptions, OutcomeStatus, parse_action
-from browser.secrets import SecretVault
+from browser.models import Action, OutcomeStatus, parse_action
+from browser.options import BrowserPolicy, LaunchOptions
+from common.contracts import new_id
+from common.secrecy import REDACTED, SecretVault
 from executor.act.perform import ActEnv, capture_before, perform
 from executor.act.risk import classify
 from executor.confirm import ConfirmHandler
@@ -32,10 +34,9 @@ from executor.gate_look import look_and_note
 from executor.replay_gates import ReplayGates
 from executor.replay_heal import Heal
 from executor.replay_heal import heal as heal_step
-from planner.models import new_id
 from receipts.interface import Recorder
 from receipts.layout import RunFolder
-from receipts.models import REDACTED, ActionRecord, PageState
+from receipts.models import ActionRecord, PageState
 from receipts.recorder import JsonlRecorder
 from receipts.report import read_records
 from receipts.signing import KeySource

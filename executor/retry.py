@@ -7,9 +7,9 @@ import random
 
 from pydantic import Field
 
+from common.contracts import Contract
 from executor.errors import ToolError
 from executor.models import ExecMode
-from planner.models import Contract
 
 
 class RetryPolicy(Contract):

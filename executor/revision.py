@@ -26,7 +26,7 @@ from executor.models import PendingUserInput, StepRunV1, StepStatus
 from executor.run_resources import RunResources
 from planner.architect import LLMPlanner
 from planner.critic import Critic, StepOutcome, review_plan
-from planner.llm import LLMSettings
+from planner.llm_settings import LLMSettings
 from planner.metering import metered
 from planner.models import ExecutionPlan, PolicyGate, Step
 from planner.service import PlanResult

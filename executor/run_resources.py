@@ -14,9 +14,10 @@ from typing import Any
 
 from browser.deadline import BrowserLost, BrowserUnresponsive
 from browser.driver import BrowserDriver, PlaywrightDriver
-from browser.models import BrowserPolicy, LaunchOptions, PageCapture
-from browser.secrets import SecretVault
+from browser.models import PageCapture
+from browser.options import BrowserPolicy, LaunchOptions
 from common.moments import reached
+from common.secrecy import SecretVault
 from executor.observability import log
 from receipts.layout import RunFolder
 from receipts.recorder import JsonlRecorder

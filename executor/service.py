@@ -12,21 +12,23 @@ from pathlib import Path
 
 from pydantic import SecretStr
 
-from browser.models import LaunchOptions
+from browser.options import LaunchOptions
 from common.secrecy import placeholder_names
-from executor.checkpoint_store import CheckpointStore, RunSummary
+from executor.approval import ApprovalPolicy
+from executor.checkpoint_store import CheckpointStore
 from executor.conductor import RunConductor
 from executor.confirm import ConfirmHandler
 from executor.events import EventSink
-from executor.models import Approval, ApprovalPolicy, ExecMode, RunBundleV1, RuntimeCtxV1
+from executor.models import Approval, ExecMode, RunBundleV1, RuntimeCtxV1
 from executor.plan_check import check_plan
 from executor.planning import plan_task
 from executor.registry import RunnerRegistry
 from executor.replay import ReplayReport, replay_to_folder
 from executor.revision import LLMReplanner, PlanReviser
 from executor.run_resources import ResourcesFactory, RunResources
+from executor.store_rows import RunSummary
 from executor.tools import Tool
-from planner.llm import LLMSettings
+from planner.llm_settings import LLMSettings
 from planner.models import ExecutionPlan
 from planner.service import PlannerChoice, PlanResult
 from receipts.signing import KeySource

@@ -13,8 +13,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from common.contracts import Contract
 from executor.models import PendingUserInput
-from planner.models import Contract
 
 
 class RunSummary(Contract):

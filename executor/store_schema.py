@@ -1,5 +1,7 @@
-"""The run store's SQLite schema and its migrations (executor/checkpoint_store.py uses them)."""
+"""The run store's file name, SQLite schema and migrations (executor/checkpoint_store.py uses them)."""
 
+#: The run store's file in the runs folder (app/wiring.py opens it there; the doctor checks it).
+STORE_FILENAME = "waypost.sqlite3"
 SCHEMA_VERSION = 3
 
 SCHEMA = """

@@ -12,7 +12,8 @@ from typing import Annotated
 
 from pydantic import Field, StringConstraints
 
-from planner.models import Contract, ExecutionPlan, GateKind, PolicyGate
+from common.contracts import Contract
+from planner.models import ExecutionPlan, GateKind, PolicyGate
 
 #: The gate given to acting steps that had none, so the added blocked actions reach them too.
 CHANNEL_GATE = "gate_channel"

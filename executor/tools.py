@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from pydantic import Field
 
+from common.contracts import Contract
 from executor.budget import BudgetEnforcer
 from executor.errors import ExecutorError
 from executor.events import EventSink
@@ -19,7 +20,7 @@ from executor.models import (
     ToolCallV1,
 )
 from executor.run_resources import RunResources
-from planner.models import Contract, ExecutionPlan, Step
+from planner.models import ExecutionPlan, Step
 
 if TYPE_CHECKING:  # the desk imports the run's store; tools only name its values
     from executor.act.intent import IntentLog

@@ -11,13 +11,13 @@ import json
 from typing import Any
 
 from planner.draft import PlanDraft, plan_to_draft
-from planner.llm import LLMClient, LLMError, LLMSettings
+from planner.llm import LLMClient
+from planner.llm_settings import LLMError, LLMSettings
 from planner.metering import estimate_tokens
 from planner.models import ContextPack, ExecutionPlan, PlanStatus
 from planner.rules import plan_rules
 from planner.safety_floor import apply_safety_floor
 from planner.secrets import redact
-from planner.tracing import Tracer
 from planner.understand import Understanding, understand
 from planner.untrusted import fence
 
@@ -83,12 +83,9 @@ def rejected_because(draft: PlanDraft, codes: list[str]) -> str:
 class LLMPlanner:
     """Implements Planner with a model; falls back to (and is floored by) the rule planner."""
 
-    def __init__(
-        self, settings: LLMSettings, *, tracer: Tracer | None = None, client: LLMClient | None = None
-    ) -> None:
+    def __init__(self, settings: LLMSettings, *, client: LLMClient | None = None) -> None:
         self.settings = settings
-        self.tracer = tracer or (client.tracer if client else Tracer(settings.prices))
-        self.client = client or LLMClient(settings, tracer=self.tracer)
+        self.client = client or LLMClient(settings)
 
     async def aclose(self) -> None:
         await self.client.aclose()
@@ -108,19 +105,10 @@ class LLMPlanner:
     ) -> ExecutionPlan:
         understood = task if isinstance(task, Understanding) else understand(task, context)
         ctx = context or understood.context
-        floor = plan_rules(understood, ctx).model_copy(update={"trace_id": self.tracer.trace.trace_id})
-        self.tracer.event(
-            "architect_input",
-            goal=understood.spec.user_query,
-            floor_mode=floor.mode.value,
-            floor_steps=len(floor.steps),
-            active_tab=ctx.active_tab.url,
-            replan=feedback,
-        )
+        floor = plan_rules(understood, ctx)
         if floor.plan_status is not PlanStatus.READY and "CLARIFY:no_intent" not in floor.reason_codes:
             # Nowhere to act or nothing to research: only the person can answer; spend no tokens.
             plan = floor.model_copy(update={"reason_codes": [*floor.reason_codes, "LLM_SKIPPED:clarify"]})
-            self._output(plan)
             return plan
         messages = build_messages(understood, ctx, floor, feedback)
         try:
@@ -133,24 +121,10 @@ class LLMPlanner:
             )
         except LLMError as exc:
             code = f"LLM_FALLBACK:{exc.reason}"
-            self.tracer.event("fallback", reason=code, detail=exc.detail[:300])
             plan = floor.model_copy(update={"reason_codes": [*floor.reason_codes, code]})
-            self._output(plan)
             return plan
         plan, codes = apply_safety_floor(draft, floor, understood.secrets)
-        if codes:
-            self.tracer.event("safety_floor", codes=codes)
         if plan is floor or plan.reason_codes == floor.reason_codes:
             rejected = rejected_because(draft, codes)
             plan = floor.model_copy(update={"reason_codes": [*floor.reason_codes, rejected, *codes]})
-        self._output(plan)
         return plan
-
-    def _output(self, plan: ExecutionPlan) -> None:
-        self.tracer.event(
-            "architect_output",
-            mode=plan.mode.value,
-            step_count=len(plan.steps),
-            steps=[f"{s.step_id}:{s.type_name}" for s in plan.steps],
-            reason_codes=plan.reason_codes,
-        )

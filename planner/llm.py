@@ -32,21 +32,15 @@ from planner.llm_format import (
     first_message,
     first_tool_call,
     parse_json_object,
-    strict_schema,
     strict_schema_cached,
     tool_name,
     tool_specs,
     with_schema_hint,
 )
 from planner.llm_reply import count_usage, fingerprint, new_call, refusal_in, retry_delay, unusable
-from planner.llm_settings import LLMError, LLMOutputInvalid, LLMSettings, LLMUnavailable
+from planner.llm_settings import LLMOutputInvalid, LLMSettings, LLMUnavailable
 from planner.llm_speed import SpeedSample, StreamTiming
-from planner.tracing import CallFormat, ModelCall, Tracer
-
-__all__ = [  # settings, errors and schema helpers live beside this module; callers know them from here
-    "LLMClient", "LLMError", "LLMOutputInvalid", "LLMSettings", "LLMUnavailable",
-    "parse_json_object", "strict_schema", "tool_name",
-]  # fmt: skip
+from planner.model_call import CallFormat, ModelCall
 
 if TYPE_CHECKING:
     import openai
@@ -63,11 +57,10 @@ _RETRY_STATUS = frozenset({408, 409, 429})
 
 
 class LLMClient:
-    """A thin, typed wrapper around AsyncOpenAI for JSON answers; records every call on the tracer."""
+    """A thin, typed wrapper around AsyncOpenAI for JSON answers; meters every call (planner/metering.py)."""
 
-    def __init__(self, settings: LLMSettings, *, tracer: Tracer | None = None) -> None:
+    def __init__(self, settings: LLMSettings) -> None:
         self.settings = settings
-        self.tracer = tracer or Tracer(settings.prices)
         key = settings.api_key.get_secret_value() if settings.api_key else "not-needed"
         self._client = openai.AsyncOpenAI(
             api_key=key,
@@ -151,10 +144,8 @@ class LLMClient:
                     reason, error = "schema_invalid", f"does not match the schema: {exc}"
                 else:
                     call.parsed_output = data
-                    self.tracer.call(call)
                     return result
             call.error = reason
-            self.tracer.call(call)
             convo += [
                 {"role": "assistant", "content": content},
                 {"role": "user", "content": f"Your reply {error[:1500]}\nReply again with only the corrected "
@@ -192,7 +183,6 @@ class LLMClient:
                     and FORMAT_WORDS.search(str(exc.message))
                 ):
                     self.format = "json_object"
-                    self.tracer.event("note", message="server rejected json_schema; using json_object")
                     continue
                 raise LLMUnavailable("bad_request", exc.message[:300]) from exc
             message = first_message(response)
@@ -208,7 +198,6 @@ class LLMClient:
         if reason is None:
             return
         call.error = reason
-        self.tracer.call(call)
         detail = {
             "refused": f"the model refused: {refused}",
             "repetitive": "the reply repeats itself",
@@ -225,7 +214,6 @@ class LLMClient:
             raise LLMUnavailable("bad_request", exc.message[:300]) from exc
         content = getattr(first_message(response), "content", None)
         call.raw_output = content if isinstance(content, str) else None
-        self.tracer.call(call)
         return call.raw_output or ""
 
     async def complete_tool_call(
@@ -261,7 +249,6 @@ class LLMClient:
                 result = by_name[name].model_validate_json(arguments or "{}")
             except ValueError as exc:
                 call.error = "invalid_tool_call"
-                self.tracer.call(call)
                 convo += [
                     {
                         "role": "user",
@@ -271,7 +258,6 @@ class LLMClient:
                 ]
                 continue
             call.parsed_output = {"tool": name, "arguments": result.model_dump(mode="json")}
-            self.tracer.call(call)
             return result
         raise LLMOutputInvalid("invalid_tool_call", f"after {self.settings.max_repairs + 1} attempts")
 
@@ -375,13 +361,11 @@ class LLMClient:
             raise _unavailable(exc) from exc
         sample = timing.sample(call)
         metering.report(call.tokens_in, call.tokens_out, estimated=call.estimated, ms=call.latency_ms)
-        self.tracer.call(call)
         return sample
 
     def _failed(self, call: ModelCall, started: float, error: str) -> None:
         call.latency_ms = (time.perf_counter() - started) * 1000
         call.error = error
-        self.tracer.call(call)
 
     def _cut(self, call: ModelCall, started: float, error: str) -> None:
         """A call cut at its time limit: the server read the prompt all the same, so it counts,

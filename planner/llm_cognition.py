@@ -21,7 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError
 from browser.models import Observation, parse_action
 from planner.cognition import LOW_CONFIDENCE, guard_low_confidence, rule_decide
 from planner.decisions import CognitionDecision, HistoryEntry
-from planner.llm import LLMClient, LLMError
+from planner.llm import LLMClient
+from planner.llm_settings import LLMError
 from planner.page_view import current_picture
 from planner.untrusted import RULE, fence
 

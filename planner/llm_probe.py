@@ -15,7 +15,8 @@ from urllib.parse import urlsplit, urlunsplit
 
 from pydantic import BaseModel
 
-from planner.llm import LLMClient, LLMError, LLMSettings, LLMUnavailable
+from planner.llm import LLMClient
+from planner.llm_settings import LLMError, LLMSettings, LLMUnavailable
 from planner.llm_speed import SpeedSample
 
 StructuredMode = Literal["json_schema", "json_object", "none"]

@@ -18,8 +18,8 @@ from common.secrecy import scrub_data
 from planner import metering
 from planner.llm_format import first_message
 from planner.llm_settings import LLMSettings
+from planner.model_call import CallFormat, ModelCall
 from planner.repetition import repeats_itself
-from planner.tracing import CallFormat, ModelCall
 
 _REFUSAL = re.compile(
     r"^\W*(i'?m sorry|i am sorry|sorry\b|i can ?not\b|i can'?t\b|i won'?t\b|i will not\b|"
@@ -103,7 +103,7 @@ def new_call(
     attempt: int,
     max_tokens: int,
 ) -> ModelCall:
-    """The record of one request as the tracer keeps it; nothing a page echoed reaches the model."""
+    """The record of one request; nothing a page echoed reaches the model."""
     params = {"temperature": settings.temperature, "timeout_s": settings.timeout_s, "max_tokens": max_tokens}
     return ModelCall(
         purpose=purpose,

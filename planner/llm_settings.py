@@ -12,8 +12,6 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, SecretStr
 
-from planner.tracing import ModelPrice
-
 
 class LLMSettings(BaseModel):
     """Endpoint, model and limits. No key and no base URL means "no model": the rules serve."""
@@ -35,7 +33,6 @@ class LLMSettings(BaseModel):
     images: bool = False
     #: Embeddings model for RETRIEVE's hybrid ranking; None means BM25 only.
     embedding_model: str | None = None
-    prices: dict[str, ModelPrice] | None = None
 
     @classmethod
     def from_env(cls, env: Mapping[str, str], **overrides: Any) -> LLMSettings:

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from planner.metering import estimate_prompt
-from planner.tracing import ModelCall
+from planner.model_call import ModelCall
 
 #: Sizes of Waypost's calls in tokens (prompt, reply), medians over the eval suite's 40 tasks
 #: (planning) and its pages (a step decision, a grounded summary of five sources).

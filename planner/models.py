@@ -19,10 +19,7 @@ from pydantic import (
     model_validator,
 )
 
-# Re-exported: most of the tree still imports these three from here.
-from common.contracts import Contract as Contract
-from common.contracts import new_id as new_id
-from common.contracts import utc_now as utc_now
+from common.contracts import Contract, new_id, utc_now
 from common.secrecy import NAME as SECRET_NAME
 from common.secrecy import placeholder
 from planner.asks import AskList

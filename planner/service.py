@@ -1,4 +1,5 @@
-"""The planner's front door for the app: `make_plan(task, ...) -> PlanResult` (plan + trace + secrets)."""
+"""The planner's front door for the app: `make_plan(task, ...) -> PlanResult` (the plan, which
+planner made it, the declared secrets)."""
 
 from __future__ import annotations
 
@@ -12,11 +13,10 @@ from planner.context import build_context
 from planner.metering import metered
 from planner.models import ContextPack, ExecutionPlan
 from planner.rules import plan_rules
-from planner.tracing import PlanTrace, Tracer
 from planner.understand import Understanding, understand
 
 if TYPE_CHECKING:
-    from planner.llm import LLMSettings
+    from planner.llm_settings import LLMSettings
 
 PlannerChoice = Literal["rules", "llm", "auto"]
 
@@ -30,7 +30,6 @@ class PlanResult:
     """The plan, how it was made, and the declared secrets (for the browser layer only)."""
 
     plan: ExecutionPlan
-    trace: PlanTrace
     planner_used: Literal["rules", "llm"]
     secrets: dict[str, SecretStr] = field(default_factory=dict, repr=False)
 
@@ -69,7 +68,7 @@ async def make_plan(
     used: Literal["rules", "llm"] = (
         "rules" if any(c.startswith("LLM_FALLBACK:") for c in plan.reason_codes) else "llm"
     )
-    return PlanResult(plan=plan, trace=architect.tracer.trace, planner_used=used, secrets=understood.secrets)
+    return PlanResult(plan=plan, planner_used=used, secrets=understood.secrets)
 
 
 def plan_by_rules(task: str, *, context: ContextPack | None = None) -> PlanResult:
@@ -79,7 +78,4 @@ def plan_by_rules(task: str, *, context: ContextPack | None = None) -> PlanResul
 
 
 def _by_rules(understood: Understanding, ctx: ContextPack) -> PlanResult:
-    tracer = Tracer()
-    plan = plan_rules(understood, ctx).model_copy(update={"trace_id": tracer.trace.trace_id})
-    tracer.event("architect_output", mode=plan.mode.value, step_count=len(plan.steps), planner="rules")
-    return PlanResult(plan=plan, trace=tracer.trace, planner_used="rules", secrets=understood.secrets)
+    return PlanResult(plan=plan_rules(understood, ctx), planner_used="rules", secrets=understood.secrets)

@@ -13,8 +13,6 @@ from typing import Any
 
 from receipts.models import GENESIS_HASH, RECORD_ADAPTER, Record
 
-__all__ = ["GENESIS_HASH", "canonical_json", "compute_hash", "encode_line", "seal"]
-
 
 def canonical_json(data: Any) -> bytes:
     return json.dumps(data, sort_keys=True, separators=(",", ":"), ensure_ascii=False).encode("utf-8")

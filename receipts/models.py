@@ -14,7 +14,6 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, TypeAdapter, field_validator
 
 from common.contracts import Contract, new_id, utc_now
-from common.secrecy import REDACTED as REDACTED
 
 GENESIS_HASH = "0" * 64
 SHA256_PATTERN = r"^[0-9a-f]{64}$"

@@ -18,10 +18,9 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from common.secrecy import SecretRedactor, is_placeholder
+from common.secrecy import REDACTED, SecretRedactor, is_placeholder
 from receipts.errors import RedactionError
 from receipts.layout import write_atomic
-from receipts.models import REDACTED
 
 #: Field names and labels whose values are never written (plus whatever the caller declares).
 _SENSITIVE_NAME = re.compile(

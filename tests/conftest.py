@@ -1,32 +1,31 @@
-"""Suite-wide guards: no test reaches beyond this machine, shared fixtures are imported here, and the
-`browser` marker is assigned by folder and fixture (tests/README.md, "Tiers")."""
+"""Suite-wide guards: no test reaches beyond this machine, shared fixtures are loaded here (the one
+Chromium of the browser tests among them), and the `browser` marker is assigned by folder and fixture
+(tests/README.md, "Tiers")."""
 
 from __future__ import annotations
 
-import ipaddress
 import socket
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import pytest
+import pytest_asyncio
 
-from tests.support.home_fixtures import *  # noqa: F403
-from tests.support.llm_fixtures import *  # noqa: F403
-from tests.support.site_fixtures import *  # noqa: F403
-from tests.support.voice_fixtures import *  # noqa: F403
+from tests.support.loopback import InternetAccessError, is_local
 
+if TYPE_CHECKING:
+    from playwright.async_api import Browser
 
-def _is_local(address: Any) -> bool:
-    if not isinstance(address, tuple) or not address:
-        return True  # unix sockets and the like never leave the machine
-    host = str(address[0])
-    if host in {"localhost", ""}:
-        return True
-    try:
-        return ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        return False
+    from tests.support.act_harness import ActHarness
+
+#: Fixture modules every test may use (tests/README.md, "Fixtures and helpers").
+pytest_plugins = [
+    "tests.support.home_fixtures",
+    "tests.support.llm_fixtures",
+    "tests.support.site_fixtures",
+    "tests.support.voice_fixtures",
+]
 
 
 _TESTS = Path(__file__).parent
@@ -47,10 +46,6 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
             item.add_marker(pytest.mark.browser)
 
 
-class InternetAccessError(RuntimeError):
-    """A test tried to reach a host beyond loopback."""
-
-
 @pytest.fixture(autouse=True, scope="session")
 def _own_data_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
     """The install's data (its receipt-signing key above all) lives in a temporary folder, never in
@@ -67,14 +62,32 @@ def _no_internet(monkeypatch: pytest.MonkeyPatch) -> None:
     real_connect_ex = socket.socket.connect_ex
 
     def guarded_connect(self: socket.socket, address: Any) -> None:
-        if not _is_local(address):
+        if not is_local(address):
             raise InternetAccessError(f"test tried to reach {address!r}; tests stay on 127.0.0.1")
         real_connect(self, address)
 
     def guarded_connect_ex(self: socket.socket, address: Any) -> int:
-        if not _is_local(address):
+        if not is_local(address):
             raise InternetAccessError(f"test tried to reach {address!r}; tests stay on 127.0.0.1")
         return real_connect_ex(self, address)
 
     monkeypatch.setattr(socket.socket, "connect", guarded_connect)
     monkeypatch.setattr(socket.socket, "connect_ex", guarded_connect_ex)
+
+
+@pytest_asyncio.fixture(loop_scope="session", scope="session")
+async def chromium() -> AsyncIterator[Browser]:
+    """One headless Chromium for every browser test of the session; tests take a fresh context on it.
+    A test using it runs in the session event loop (`pytest.mark.asyncio(loop_scope="session")`)."""
+    from tests.support.chromium import chromium_with
+
+    async with chromium_with([]) as browser:
+        yield browser
+
+
+@pytest.fixture
+def act_harness(chromium: Browser, tmp_path: Path) -> ActHarness:
+    """Full runs on the shared Chromium with a real run folder and store (tests/support/act_harness.py)."""
+    from tests.support.act_harness import harness_on
+
+    return harness_on(chromium, tmp_path)

@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
 )
 
 from executor.channel_runs import waiting_channel_runs
-from executor.checkpoint_store import RunSummary
+from executor.store_rows import RunSummary
 from ui.controller import RunController
 
 EMPTY = "No assistant run is waiting for you."

@@ -21,11 +21,11 @@ from ui.event_pump import EventPump
 from ui.site_record import SiteKeeper, recorded_site, stamp_site
 
 if TYPE_CHECKING:  # the core is built after the window paints (docs/architecture.md, "Cold start")
-    from executor.checkpoint_store import RunSummary
+    from executor.approval import ApprovalPolicy
     from executor.confirm import ConfirmAnswer, ConfirmRequest
     from executor.events import RunEvent
-    from executor.models import ApprovalPolicy
     from executor.service import AgentCore
+    from executor.store_rows import RunSummary
     from planner.models import ExecutionPlan, SecretRef
     from planner.service import PlannerChoice, PlanResult
 
@@ -390,7 +390,7 @@ class RunController(QObject):
         policy: ApprovalPolicy | None,
         secrets: Mapping[str, str] | None,
     ) -> None:
-        from executor.models import ApprovalPolicy
+        from executor.approval import ApprovalPolicy
 
         core = await self._ready_core()
         self.plan_loaded.emit(plan)

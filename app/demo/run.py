@@ -10,7 +10,8 @@ from app.demo.server import DemoSite
 from app.progress import ProgressPrinter
 from app.settings import Settings
 from app.wiring import build_core
-from executor.models import ApprovalPolicy, RunBundleV1
+from executor.approval import ApprovalPolicy
+from executor.models import RunBundleV1
 from receipts.verify import verify
 
 

@@ -17,7 +17,7 @@ from typing import Any
 
 from browser.driver import BrowserDriver, PolicyAware
 from browser.events import GuardEvent
-from browser.models import BrowserPolicy
+from browser.options import BrowserPolicy
 from browser.thumbnail import driver_thumbnail
 from browser.worker_guard import UNCHECKED
 from common.secrecy import has_placeholder

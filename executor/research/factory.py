@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from executor.research.defaults import DEFAULT_SEARCH_URL as DEFAULT_SEARCH_URL
 from executor.research.read_tools import FetchDataTool, OpenUrlTool, ReadPdfTool, WebSearchTool
 from executor.research.retrieve import Embedder, RetrieveTool
 from executor.research.search import (

@@ -20,6 +20,7 @@ from urllib.parse import urlsplit
 from weakref import WeakKeyDictionary
 
 from browser.page_source import PageLoadError, PageSource, UrlRefused
+from common.contracts import utc_now
 from executor.budget import BudgetEnforcer
 from executor.errors import FatalToolError, RetryableToolError
 from executor.events import PageRead
@@ -27,7 +28,6 @@ from executor.research.extract import PageContent, parse_html
 from executor.research.pdf import PdfUnreadable, parse_pdf
 from executor.run_resources import RunResources
 from executor.tools import ToolContext
-from planner.models import utc_now
 
 
 @dataclass(slots=True)

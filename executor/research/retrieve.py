@@ -20,6 +20,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+from common.contracts import utc_now
 from executor.errors import FatalToolError, ToolError
 from executor.models import EvidenceItem
 from executor.observability import log
@@ -32,8 +33,7 @@ from executor.research.reader import Reader, ReadResult, sha256_hex
 from executor.research.search import SearchProvider, SearchResult
 from executor.research.text import Chunk, chunk_text
 from executor.tools import ToolContext, ToolOutput
-from planner.llm import LLMError
-from planner.models import utc_now
+from planner.llm_settings import LLMError
 
 READ_CONCURRENCY = 4
 MAX_CHUNKS_PER_SOURCE = 3

@@ -19,7 +19,8 @@ from pydantic import BaseModel, Field
 from executor.models import EvidenceItem
 from executor.research.ranking import bm25_rank, dedupe
 from executor.research.text import normalise, sentences, tokens
-from planner.llm import LLMClient, LLMError
+from planner.llm import LLMClient
+from planner.llm_settings import LLMError
 from planner.untrusted import RULE, fence
 
 MIN_SENTENCE_TERMS = 6

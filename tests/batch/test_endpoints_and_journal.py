@@ -12,7 +12,8 @@ from batch.results import CaseResult
 from batch.suite import SuiteCase
 from browser.grid import EndpointError, check_endpoints, endpoint_kind, endpoint_options
 from browser.options import LaunchOptions
-from executor.models import ApprovalPolicy, RunStatus
+from executor.approval import ApprovalPolicy
+from executor.models import RunStatus
 
 
 def test_endpoint_kinds() -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from browser.grid import GridClient, GridDriver, endpoint_options
 from browser.options import BrowserPolicy, LaunchOptions
-from browser.secrets import SecretVault
+from common.secrecy import SecretVault
 from tests.support.playwright_server import PlaywrightServer
 from tests.support.site import FixtureSite
 

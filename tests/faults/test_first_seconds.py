@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from executor.checkpoint_store import CheckpointStore
-from executor.entrypoint import STORE_FILENAME
+from executor.store_schema import STORE_FILENAME
 from tests.faults.harness import act_plan, finish, watched, waypost, write_plan
 from tests.support.fault_site import FaultSite
 

@@ -11,7 +11,7 @@ import threading
 import time
 
 from executor.budget import BudgetEnforcer
-from planner.llm import LLMSettings
+from planner.llm_settings import LLMSettings
 from planner.service import make_plan
 from tests.support.llm_server import Reply, ScriptedLLMServer
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
-from executor.entrypoint import STORE_FILENAME
 from executor.memory import MEMORY_FILENAME
+from executor.store_schema import STORE_FILENAME
 from tests.faults.harness import act_plan, home_env, waypost, write_plan
 
 #: Files SQLite cannot read: not a database at all, and a database header over garbage.

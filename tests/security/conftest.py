@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import AsyncIterator, Iterator
+from pathlib import Path
 
 import pytest
+import pytest_asyncio
+from playwright.async_api import Browser
 
-# One shared Chromium and the act harness, as the act integration tests use them.
-from tests.integration.act.conftest import act_harness as act_harness
-from tests.integration.act.conftest import chromium as chromium
+from tests.support.act_harness import ActHarness, harness_on
+from tests.support.chromium import chromium_with
 from tests.support.llm_server import ScriptedLLMServer
+from tests.support.public_web import PUBLIC_RULE
 from tests.support.ws_server import SocketServer
 
 
@@ -27,3 +30,15 @@ def cli_model(llm_server: ScriptedLLMServer, monkeypatch: pytest.MonkeyPatch) ->
     monkeypatch.setenv("OPENAI_API_KEY", "test-key")
     monkeypatch.setenv("WAYPOST_MODEL", "test-model")
     return llm_server
+
+
+@pytest_asyncio.fixture(loop_scope="session", scope="module")
+async def public_chromium() -> AsyncIterator[Browser]:
+    """A Chromium, one per module, in which public.test is the fixture site (tests/support/public_web.py)."""
+    async with chromium_with([PUBLIC_RULE]) as browser:
+        yield browser
+
+
+@pytest.fixture
+def harness(public_chromium: Browser, tmp_path: Path) -> ActHarness:
+    return harness_on(public_chromium, tmp_path)

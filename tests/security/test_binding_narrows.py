@@ -23,12 +23,13 @@ from executor.run_resources import RunResources
 from executor.service import AgentCore
 from planner.context import build_context
 from planner.draft import plan_to_draft
-from planner.llm import LLMClient, LLMSettings
+from planner.llm import LLMClient
 from planner.llm_cognition import LLMCognition
+from planner.llm_settings import LLMSettings
 from planner.models import ExecutionPlan
 from planner.rules import plan_rules
-from tests.integration.act.conftest import ActHarness
 from tests.integration.act.test_model import act, done, index_of, page_of
+from tests.support.act_harness import ActHarness
 from tests.support.llm_server import Reply, ScriptedLLMServer
 from tests.support.site import FixtureSite
 

@@ -7,7 +7,7 @@ import pytest
 
 from browser.click_facts import ClickFacts, javascript_refusal
 from browser.url_policy import UrlPolicy
-from tests.integration.act.conftest import ActHarness, Answer, act_plan
+from tests.support.act_harness import ActHarness, Answer, act_plan
 from tests.support.site import FixtureSite
 
 OPEN_GATE = [{"gate_id": "gate_action", "kind": "action", "blocked_actions": []}]

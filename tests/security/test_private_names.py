@@ -19,10 +19,11 @@ from playwright.async_api import Browser
 
 from browser.launch import chromium_args
 from browser.local_network import FEATURE, with_checks
-from browser.models import BrowserPolicy, LaunchOptions
+from browser.options import BrowserPolicy, LaunchOptions
 from browser.session import BrowserSession
-from tests.integration.act.conftest import ActHarness, Answer, act_plan
-from tests.support.public_web import OPEN_GATE, chromium_with, harness_on
+from tests.support.act_harness import ActHarness, Answer, act_plan, harness_on
+from tests.support.chromium import chromium_with
+from tests.support.public_web import OPEN_GATE
 from tests.support.site import FixtureSite
 
 RULES = "--host-resolver-rules=MAP public.test 127.0.0.1, MAP router.test 127.0.0.1"

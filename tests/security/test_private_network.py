@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from browser.models import BrowserPolicy
 from browser.network_policy import PrivateNetworkGuard, for_task, is_private_host
+from browser.options import BrowserPolicy
 from planner.models import ExecutionPlan
-from tests.integration.act.conftest import ActHarness, Answer, act_plan
+from tests.support.act_harness import ActHarness, Answer, act_plan
 from tests.support.public_web import OPEN_GATE, public_url
-from tests.support.public_web import harness as harness
-from tests.support.public_web import public_chromium as public_chromium
 from tests.support.site import FixtureSite
 
 

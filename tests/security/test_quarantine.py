@@ -14,8 +14,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from tests.integration.act.conftest import ActHarness, Answer, act_plan
 from tests.security.exfil import EMAIL
+from tests.support.act_harness import ActHarness, Answer, act_plan
 from tests.support.site import FixtureSite
 from tests.support.ws_server import SocketServer
 

@@ -15,10 +15,8 @@ from browser.hop_guard import PATTERNS, HopGuard
 from browser.network_policy import PrivateNetworkGuard, is_private_url
 from browser.session import BrowserSession
 from planner.models import ExecutionPlan
-from tests.integration.act.conftest import ActHarness, Answer, act_plan
+from tests.support.act_harness import ActHarness, Answer, act_plan
 from tests.support.public_web import OPEN_GATE, public_url
-from tests.support.public_web import harness as harness
-from tests.support.public_web import public_chromium as public_chromium
 from tests.support.site import FixtureSite
 
 

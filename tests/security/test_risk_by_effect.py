@@ -13,10 +13,11 @@ from executor.act.effects import judge, judge_click
 from executor.act.risk import Risk, classify
 from executor.confirm import ConfirmAnswer
 from executor.models import RunBundleV1, RunStatus
-from planner.llm import LLMClient, LLMSettings
+from planner.llm import LLMClient
 from planner.llm_cognition import LLMCognition
-from tests.integration.act.conftest import ActHarness, Answer, act_plan, worded
+from planner.llm_settings import LLMSettings
 from tests.integration.act.test_model import act, done, index_of, page_of
+from tests.support.act_harness import ActHarness, Answer, act_plan, worded
 from tests.support.llm_server import Reply, ScriptedLLMServer
 from tests.support.site import FixtureSite
 

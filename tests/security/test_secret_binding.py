@@ -9,10 +9,11 @@ from typing import Any
 import pytest
 
 from executor.memory import MemoryStore
-from planner.llm import LLMClient, LLMSettings
+from planner.llm import LLMClient
 from planner.llm_cognition import LLMCognition
-from tests.integration.act.conftest import ActHarness, Answer, act_plan
+from planner.llm_settings import LLMSettings
 from tests.integration.act.test_model import act, done, index_of, page_of
+from tests.support.act_harness import ActHarness, Answer, act_plan
 from tests.support.llm_server import Reply, ScriptedLLMServer
 from tests.support.site import FixtureSite
 

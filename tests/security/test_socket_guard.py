@@ -10,7 +10,8 @@ import pytest
 from playwright.async_api import Browser
 
 from browser.driver import PlaywrightDriver
-from browser.models import BrowserPolicy, FillAction, NavigateAction, OutcomeStatus, Target
+from browser.models import FillAction, NavigateAction, OutcomeStatus, Target
+from browser.options import BrowserPolicy
 from tests.security.exfil import EMAIL, FORMS
 from tests.support.site import FixtureSite
 from tests.support.ws_server import SocketServer

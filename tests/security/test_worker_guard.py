@@ -12,10 +12,11 @@ import pytest
 from playwright.async_api import Browser
 
 from browser.driver import PlaywrightDriver
-from browser.models import BrowserPolicy, FillAction, NavigateAction, OutcomeStatus, Target
+from browser.models import FillAction, NavigateAction, OutcomeStatus, Target
+from browser.options import BrowserPolicy
 from browser.worker_guard import HELD, LATE, LATE_HELD, UNCHECKED
-from tests.integration.act.conftest import ActHarness, Answer, act_plan
 from tests.security.exfil import EMAIL, FORMS
+from tests.support.act_harness import ActHarness, Answer, act_plan
 from tests.support.site import FixtureSite
 from tests.support.ws_server import SocketServer
 

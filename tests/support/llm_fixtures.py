@@ -7,10 +7,8 @@ from collections.abc import Iterator
 import pytest
 from pydantic import SecretStr
 
-from planner.llm import LLMSettings
-from tests.support.llm_server import Reply, ScriptedLLMServer
-
-__all__ = ["Reply", "ScriptedLLMServer", "llm_server", "llm_settings"]
+from planner.llm_settings import LLMSettings
+from tests.support.llm_server import ScriptedLLMServer
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from executor.models import RunStatus
 from executor.service import AgentCore
 from planner.models import Budget
 from tests.support.virtual_time import JumpClock
-from tests.ui.conftest import next_emit, open_window, research_then_act
+from tests.support.window import next_emit, open_window, research_then_act
 
 
 async def test_time_at_the_gate_is_not_charged_and_the_budget_view_says_so(

@@ -7,11 +7,13 @@ from collections.abc import Callable
 
 import pytest
 
+from executor.approval import ApprovalPolicy
 from executor.confirm import ConfirmRequest
-from executor.models import ApprovalPolicy, RunBundleV1, RunStatus, StepRunV1, StepStatus
+from executor.models import RunBundleV1, RunStatus, StepRunV1, StepStatus
 from executor.service import AgentCore
+from tests.support.conductor_harness import make_plan
 from tests.support.fake_tools import FakeTool
-from tests.ui.conftest import make_plan, next_emit, research_then_act
+from tests.support.window import next_emit, research_then_act
 from ui.controller import ControllerBusy, RunController
 
 
@@ -200,7 +202,7 @@ async def test_a_run_asked_for_before_the_core_is_built_waits_for_it(core: Agent
 async def test_the_window_says_starting_until_the_core_is_ready_then_lists_history(core: AgentCore) -> None:
     from PySide6.QtWidgets import QApplication
 
-    from tests.ui.conftest import DEFAULT_SETTINGS
+    from tests.support.window import DEFAULT_SETTINGS
     from ui.main_window import MainWindow
 
     finished = RunController(core)

@@ -16,7 +16,7 @@ from executor.models import GateDecisionV1, GateVerdict
 from receipts.layout import RunFolder
 from receipts.models import ActionRecord
 from receipts.report import read_records
-from tests.ui.conftest import png_bytes, record_run
+from tests.support.window import png_bytes, record_run
 from ui.gate_dialog import NO_PAGE, GateDialog, describe_target
 
 

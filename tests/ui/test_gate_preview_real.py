@@ -19,7 +19,7 @@ from app.demo.server import DemoSite
 from executor.gate_preview import read_gate_preview
 from executor.models import RunStatus
 from executor.service import AgentCore
-from tests.ui.conftest import next_emit, open_window, prefill_task
+from tests.support.window import next_emit, open_window, prefill_task
 from ui.main_window import MainWindow
 
 pytestmark = pytest.mark.browser

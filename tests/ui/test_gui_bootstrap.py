@@ -66,7 +66,7 @@ from app.gui import run_gui
 from executor.checkpoint_store import CheckpointStore
 from executor.service import AgentCore
 from tests.support.fake_tools import fake_toolbox
-from tests.ui.conftest import research_then_act
+from tests.support.window import research_then_act
 
 tmp = Path(sys.argv[1])
 tools = fake_toolbox()

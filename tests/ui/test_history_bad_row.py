@@ -5,9 +5,10 @@ from __future__ import annotations
 import pytest
 from pytestqt.qtbot import QtBot
 
-from executor.checkpoint_store import UNREADABLE
 from executor.service import AgentCore
-from tests.ui.conftest import cell_text, make_plan, open_window
+from executor.store_rows import UNREADABLE
+from tests.support.conductor_harness import make_plan
+from tests.support.window import cell_text, open_window
 
 
 @pytest.mark.asyncio

@@ -11,7 +11,7 @@ from pytestqt.qtbot import QtBot
 from app.demo.server import DemoSite
 from executor.events import PageRead
 from executor.service import AgentCore
-from tests.ui.conftest import next_emit, open_window
+from tests.support.window import next_emit, open_window
 
 pytestmark = pytest.mark.browser
 

@@ -9,11 +9,11 @@ from PySide6.QtCore import Qt, QUrl
 from PySide6.QtWidgets import QLineEdit
 from pytestqt.qtbot import QtBot
 
-from executor.checkpoint_store import RunSummary
 from executor.events import ActionPerformed
 from executor.models import BudgetStateV1, Citation, EvidenceItem, ExecMode, RunBundleV1, RunStatus
+from executor.store_rows import RunSummary
 from planner.models import Budget
-from tests.ui.conftest import cell_text, png_bytes, record
+from tests.support.window import cell_text, png_bytes, record
 from ui.answer_panel import AnswerPanel, answer_html
 from ui.history_panel import HistoryPanel
 from ui.live_view import LiveView

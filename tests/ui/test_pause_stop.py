@@ -14,9 +14,10 @@ from app.wiring import build_core
 from executor.models import RunStatus, StepStatus
 from executor.service import AgentCore
 from executor.tools import ToolContext
+from tests.support.conductor_harness import make_plan
 from tests.support.fake_tools import FakeTool
 from tests.support.site import FixtureSite
-from tests.ui.conftest import make_plan, next_emit, open_window
+from tests.support.window import next_emit, open_window
 from ui.main_window import MainWindow
 
 

@@ -13,7 +13,7 @@ from executor.service import AgentCore
 from receipts.layout import RunFolder
 from receipts.models import ActionRecord
 from receipts.report import read_records
-from tests.ui.conftest import next_emit, prefill_task
+from tests.support.window import next_emit, prefill_task
 from ui.controller import RunController
 
 pytestmark = pytest.mark.browser

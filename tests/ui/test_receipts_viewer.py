@@ -9,11 +9,11 @@ from PySide6.QtCore import QUrl
 from PySide6.QtGui import QGuiApplication
 from pytestqt.qtbot import QtBot
 
+from common.secrecy import REDACTED
 from receipts import Capture, JsonlRecorder, RunFolder
-from receipts.models import REDACTED
 from receipts.verify import verify
 from tests.support.receipt_forgery import swap_file_and_revouch
-from tests.ui.conftest import next_emit, png_bytes, record, record_run
+from tests.support.window import next_emit, png_bytes, record, record_run
 from ui.open_outside import Opener
 from ui.receipts_model import COLUMNS
 from ui.receipts_viewer import ReceiptsViewer

@@ -22,7 +22,7 @@ from app.secret_keyring import SERVICE, KeyringVault
 from executor.models import RunStatus
 from executor.service import AgentCore
 from planner.models import SecretRef, TaskSpecV1
-from tests.ui.conftest import next_emit, open_window, research_then_act
+from tests.support.window import next_emit, open_window, research_then_act
 from ui.secrets_prompt import SecretsDialog
 
 VALUE = "Zq7-correct-horse-91"

@@ -11,7 +11,7 @@ from pytestqt.qtbot import QtBot
 from executor.models import RunStatus
 from executor.service import AgentCore
 from planner.models import SecretRef, TaskSpecV1
-from tests.ui.conftest import next_emit, open_window, research_then_act
+from tests.support.window import next_emit, open_window, research_then_act
 from ui.secrets_prompt import SecretsDialog
 
 

@@ -12,8 +12,9 @@ from executor.events import ActionPerformed
 from executor.models import RunStatus, StepRunV1, StepStatus
 from executor.service import AgentCore
 from planner.models import Budget
+from tests.support.conductor_harness import make_plan
 from tests.support.fake_tools import FakeTool
-from tests.ui.conftest import make_plan, next_emit, open_window, png_bytes
+from tests.support.window import next_emit, open_window, png_bytes
 from ui.plan_view import PlanView
 
 

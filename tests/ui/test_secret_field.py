@@ -16,7 +16,7 @@ from app.wiring import build_core
 from executor.models import RunStatus
 from executor.service import AgentCore
 from tests.support.site import FixtureSite
-from tests.ui.conftest import DEFAULT_SETTINGS, next_emit
+from tests.support.window import DEFAULT_SETTINGS, next_emit
 from ui.controller import RunController
 from ui.main_window import MainWindow
 from ui.secret_field import SecretEntryDialog

@@ -17,8 +17,9 @@ from app.demo.server import DEFAULT_PORT, DemoSite
 from app.gui_entry import _SettingsKeeper
 from app.settings import Settings
 from executor.service import AgentCore
+from tests.support.conductor_harness import make_plan
 from tests.support.fake_tools import FakeTool
-from tests.ui.conftest import make_plan, next_emit, open_window
+from tests.support.window import next_emit, open_window
 
 
 async def test_save_applies_from_the_next_run_and_says_what_changed(

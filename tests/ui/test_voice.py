@@ -20,7 +20,7 @@ from receipts.layout import RunFolder
 from receipts.verify import verify
 from tests.support.fake_mic import FakeMicRecorder, wav_pcm
 from tests.support.speech import DATAFEED_TASK, VI_FIXTURE
-from tests.ui.conftest import next_emit, open_window
+from tests.support.window import next_emit, open_window
 from ui.controller import RunController
 from ui.main_window import MainWindow
 from ui.voice_controller import IDLE, RECORDING, TRANSCRIBING, VoiceController, VoiceOptions

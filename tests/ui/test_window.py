@@ -11,8 +11,9 @@ from pytestqt.qtbot import QtBot
 
 from executor.models import RunStatus, StepStatus
 from executor.service import AgentCore
+from tests.support.conductor_harness import make_plan
 from tests.support.fake_tools import FakeTool
-from tests.ui.conftest import cell_text, make_plan, next_emit, open_window, research_then_act
+from tests.support.window import cell_text, next_emit, open_window, research_then_act
 from ui.gate_dialog import GateDialog
 from ui.main_window import MainWindow
 

@@ -12,7 +12,7 @@ from pytestqt.qtbot import QtBot
 
 from app.gui import window_state
 from executor.service import AgentCore
-from tests.ui.conftest import DEFAULT_SETTINGS, next_emit, open_window
+from tests.support.window import DEFAULT_SETTINGS, next_emit, open_window
 from ui.controller import RunController
 from ui.main_window import MainWindow
 from ui.window_rules import default_size

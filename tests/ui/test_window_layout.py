@@ -20,7 +20,7 @@ from pytestqt.qtbot import QtBot
 from executor.service import AgentCore
 from planner.models import ExecutionPlan
 from tests.support.fake_mic import FakeMicRecorder
-from tests.ui.conftest import DEFAULT_SETTINGS
+from tests.support.window import DEFAULT_SETTINGS
 from ui.controller import RunController
 from ui.main_window import MainWindow
 from ui.theme import apply_theme

@@ -16,7 +16,7 @@ from app.demo.server import DemoSite
 from executor.models import RunStatus
 from executor.service import AgentCore
 from receipts.attest import check_run
-from tests.ui.conftest import next_emit, open_window, prefill_task
+from tests.support.window import next_emit, open_window, prefill_task
 
 pytestmark = pytest.mark.browser
 

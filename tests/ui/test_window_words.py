@@ -14,8 +14,9 @@ from pytestqt.qtbot import QtBot
 
 from executor.service import AgentCore
 from executor.tools import ToolContext
+from tests.support.conductor_harness import make_plan
 from tests.support.fake_tools import FakeTool
-from tests.ui.conftest import DEFAULT_SETTINGS, make_plan, next_emit, open_window
+from tests.support.window import DEFAULT_SETTINGS, next_emit, open_window
 from ui.controller import RunController
 from ui.main_window import MainWindow
 from ui.words import plural

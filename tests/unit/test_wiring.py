@@ -8,7 +8,7 @@ import pytest
 
 from app.settings import Settings
 from app.wiring import search_provider
-from executor.research.factory import DEFAULT_SEARCH_URL
+from executor.research.defaults import DEFAULT_SEARCH_URL
 from executor.research.search import BrowserSearchProvider, LocalFolderProvider, SearxngProvider
 
 

@@ -9,8 +9,9 @@ from collections.abc import Awaitable, Callable
 import pytest
 from playwright.async_api import Browser, Page
 
+from evals.checks import Observed
 from evals.site import EvalSite
-from evals.tasks import TASKS, Observed
+from evals.tasks import TASKS
 from tests.support.eval_person import (
     Person,
     Refusal,

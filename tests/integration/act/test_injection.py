@@ -7,11 +7,12 @@ from typing import Any
 import pytest
 
 from executor.models import RunStatus
-from planner.llm import LLMClient, LLMSettings
+from planner.llm import LLMClient
 from planner.llm_cognition import LLMCognition
+from planner.llm_settings import LLMSettings
 from planner.untrusted import fenced_blocks
-from tests.integration.act.conftest import ActHarness, Answer, act_plan, worded
 from tests.integration.act.test_model import act, done, index_of, page_of
+from tests.support.act_harness import ActHarness, Answer, act_plan, worded
 from tests.support.llm_server import Reply, ScriptedLLMServer
 from tests.support.site import FixtureSite
 

@@ -10,12 +10,13 @@ import pytest
 from executor.models import RunStatus
 from planner.context import build_context
 from planner.draft import plan_to_draft
-from planner.llm import LLMClient, LLMSettings
+from planner.llm import LLMClient
 from planner.llm_cognition import LLMCognition
+from planner.llm_settings import LLMSettings
 from planner.rules import plan_rules
 from planner.service import make_plan
-from tests.integration.act.conftest import ActHarness, Answer
 from tests.integration.act.test_model import act, done, index_of, page_of
+from tests.support.act_harness import ActHarness, Answer
 from tests.support.llm_server import Reply, ScriptedLLMServer, _completion
 from tests.support.site import FixtureSite
 

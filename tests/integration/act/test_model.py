@@ -9,9 +9,10 @@ import pytest
 
 from executor.memory import MemoryStore
 from executor.models import RunStatus
-from planner.llm import LLMClient, LLMSettings
+from planner.llm import LLMClient
 from planner.llm_cognition import LLMCognition
-from tests.integration.act.conftest import ActHarness, Answer, act_plan
+from planner.llm_settings import LLMSettings
+from tests.support.act_harness import ActHarness, Answer, act_plan
 from tests.support.llm_server import Reply, ScriptedLLMServer
 from tests.support.site import FixtureSite
 

@@ -15,7 +15,7 @@ from executor.models import RunBundleV1, RunStatus
 from receipts.layout import RunFolder
 from receipts.models import RunEndRecord
 from receipts.report import read_records
-from tests.integration.act.conftest import ActHarness, Answer, act_plan
+from tests.support.act_harness import ActHarness, Answer, act_plan
 from tests.support.site import FixtureSite
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]

@@ -7,7 +7,7 @@ import hashlib
 import pytest
 
 from executor.models import RunStatus
-from tests.integration.act.conftest import ActHarness, Answer, act_plan
+from tests.support.act_harness import ActHarness, Answer, act_plan
 from tests.support.site import SITE_DIR, FixtureSite
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]

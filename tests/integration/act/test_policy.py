@@ -6,13 +6,14 @@ import pytest
 from playwright.async_api import Browser
 
 from browser.driver import PlaywrightDriver
-from browser.models import BrowserPolicy, OutcomeStatus, parse_action
+from browser.models import OutcomeStatus, parse_action
+from browser.options import BrowserPolicy
 from executor.act.runner import step_policy
 from executor.models import RunStatus
 from receipts.layout import RunFolder
 from receipts.models import DialogRecord
 from receipts.report import read_records
-from tests.integration.act.conftest import ActHarness, Answer, act_plan
+from tests.support.act_harness import ActHarness, Answer, act_plan
 from tests.support.site import FixtureSite
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]

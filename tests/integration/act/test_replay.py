@@ -14,7 +14,7 @@ from executor.replay import ReplayReport, replay_run
 from receipts.layout import RunFolder
 from receipts.recorder import JsonlRecorder
 from receipts.verify import verify
-from tests.integration.act.conftest import ActHarness, Answer, act_plan
+from tests.support.act_harness import ActHarness, Answer, act_plan
 from tests.support.site import SITE_DIR, FixtureSite
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]

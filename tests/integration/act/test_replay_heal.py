@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from executor.models import RunStatus
-from tests.integration.act.conftest import ActHarness, Answer, act_plan
 from tests.integration.act.test_replay import replay
+from tests.support.act_harness import ActHarness, Answer, act_plan
 from tests.support.site import FixtureSite
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from receipts.verify import Problem, verify
-from tests.integration.act.conftest import ActHarness, Answer, act_plan
+from tests.support.act_harness import ActHarness, Answer, act_plan
 from tests.support.site import FixtureSite
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]

@@ -1,4 +1,4 @@
-"""One headless Chromium for the whole browser suite; a fresh context (driver) per test.
+"""A fresh context (driver) per test on the suite's one headless Chromium (tests/conftest.py).
 
 The browser lives in the session event loop, so every test module here runs with
 `pytest.mark.asyncio(loop_scope="session")` (see `pytestmark` in each module).
@@ -6,28 +6,16 @@ The browser lives in the session event loop, so every test module here runs with
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest_asyncio
-from playwright.async_api import Browser, async_playwright
+from playwright.async_api import Browser
 
-from browser.discovery import find_chromium
 from browser.driver import PlaywrightDriver
-from browser.launch import chromium_args
-from browser.models import BrowserPolicy
-from browser.secrets import SecretVault
-
-MakeDriver = Callable[..., Awaitable[PlaywrightDriver]]
-
-
-@pytest_asyncio.fixture(loop_scope="session", scope="session")
-async def chromium() -> AsyncIterator[Browser]:
-    async with async_playwright() as pw:
-        exe = find_chromium(bundled=pw.chromium.executable_path)
-        browser = await pw.chromium.launch(executable_path=str(exe), headless=True, args=chromium_args())
-        yield browser
-        await browser.close()
+from browser.options import BrowserPolicy
+from common.secrecy import SecretVault
+from tests.support.make_driver import MakeDriver
 
 
 @pytest_asyncio.fixture(loop_scope="session")

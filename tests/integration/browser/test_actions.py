@@ -213,7 +213,7 @@ async def test_three_step_wizard(driver: PlaywrightDriver, site: FixtureSite) ->
 async def test_blocked_action_kind_is_refused_before_touching_the_page(
     make_driver, site: FixtureSite
 ) -> None:
-    from browser.models import BrowserPolicy
+    from browser.options import BrowserPolicy
 
     driver = await make_driver(policy=BrowserPolicy(blocked_actions=["download"]))
     await act(driver, "navigate", url=site.url("/download.html"))

@@ -13,7 +13,7 @@ from playwright.async_api import Browser, async_playwright
 from browser.discovery import find_chromium
 from browser.driver import BrowserDriver, PlaywrightDriver
 from browser.launch import chromium_args
-from browser.models import LaunchOptions
+from browser.options import LaunchOptions
 from tests.integration.browser._helpers import act
 from tests.support.site import FixtureSite
 

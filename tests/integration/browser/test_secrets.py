@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from browser.models import BrowserPolicy, OutcomeStatus, parse_action
-from browser.secrets import SecretVault
+from browser.models import OutcomeStatus, parse_action
+from browser.options import BrowserPolicy
+from common.secrecy import SecretVault
 from tests.integration.browser._helpers import act
-from tests.integration.browser.conftest import MakeDriver
+from tests.support.make_driver import MakeDriver
 from tests.support.site import FixtureSite
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from browser.driver import PlaywrightDriver
-from browser.models import BrowserPolicy
+from browser.options import BrowserPolicy
 from tests.integration.browser._helpers import act, text_of
-from tests.integration.browser.conftest import MakeDriver
+from tests.support.make_driver import MakeDriver
 from tests.support.site import FixtureSite
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]

@@ -12,7 +12,7 @@ from executor.models import RunStatus, StepStatus
 from executor.research.search import SearchProvider
 from planner.service import make_plan
 from receipts.verify import verify
-from tests.integration.research.conftest import run
+from tests.support.research_run import run
 from tests.support.site import FixtureSite
 
 pytestmark = pytest.mark.browser

@@ -14,9 +14,10 @@ from executor.models import RunBundleV1, RunStatus, RuntimeCtxV1
 from executor.research.factory import research_tools
 from executor.research.search import SearchProvider
 from executor.run_resources import RunResources
-from planner.llm import LLMClient, LLMSettings
-from tests.integration.research.conftest import plan_of
+from planner.llm import LLMClient
+from planner.llm_settings import LLMSettings
 from tests.support.llm_server import Reply, ScriptedLLMServer, unreachable_url
+from tests.support.research_run import plan_of
 from tests.support.site import FixtureSite
 
 pytestmark = pytest.mark.browser

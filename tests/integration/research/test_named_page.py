@@ -10,7 +10,7 @@ from executor.checkpoint_store import CheckpointStore
 from executor.models import RunStatus
 from executor.research.search import BrowserSearchProvider
 from planner.service import make_plan
-from tests.integration.research.conftest import run
+from tests.support.research_run import run
 from tests.support.site import FixtureSite
 
 pytestmark = pytest.mark.browser

@@ -10,7 +10,7 @@ from executor.checkpoint_store import CheckpointStore
 from executor.models import RunStatus, StepStatus
 from executor.research.search import SearchProvider
 from receipts.verify import verify
-from tests.integration.research.conftest import evidence_reads, plan_of, run
+from tests.support.research_run import evidence_reads, plan_of, run
 from tests.support.site import FixtureSite
 
 pytestmark = pytest.mark.browser

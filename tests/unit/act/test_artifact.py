@@ -9,7 +9,7 @@ import pytest
 
 from executor.act.artifact import UnsafeArtifactPath, artifact_path
 from executor.models import RunStatus
-from tests.unit.act.conftest import LoopHarness, plan_of
+from tests.support.loop_harness import LoopHarness, plan_of
 
 
 @pytest.mark.parametrize("name", ["../x.txt", "/etc/passwd", "a/../../x", "", "~/x", "..\\x.txt"])

@@ -5,8 +5,8 @@ from __future__ import annotations
 from browser.models import OutcomeStatus
 from executor.models import RunStatus, StepStatus
 from planner.decisions import CognitionDecision
+from tests.support.loop_harness import LoopHarness, plan_of
 from tests.unit.act._scripted import ScriptedCognition, ScriptedDriver, act, answer
-from tests.unit.act.conftest import LoopHarness, plan_of
 
 FORM = [
     {"tag": "button", "role": "button", "name": "Next"},

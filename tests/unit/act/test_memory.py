@@ -7,8 +7,8 @@ from pathlib import Path
 from executor.act.hints import HintedCognition
 from executor.memory import MemoryStore, site_of
 from executor.models import RunStatus
+from tests.support.loop_harness import LoopHarness, plan_of
 from tests.unit.act._scripted import ScriptedCognition, ScriptedDriver, answer
-from tests.unit.act.conftest import LoopHarness, plan_of
 
 FORM = [
     {"tag": "input", "role": "textbox", "name": "Work e-mail"},

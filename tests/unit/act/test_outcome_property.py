@@ -21,8 +21,8 @@ from executor.models import RunStatus
 from receipts.layout import RunFolder
 from receipts.models import ActionRecord, RunEndRecord
 from receipts.report import read_records
+from tests.support.loop_harness import LoopHarness, plan_of
 from tests.unit.act._scripted import ScriptedDriver
-from tests.unit.act.conftest import LoopHarness, plan_of
 
 FORM = [
     {"tag": "button", "role": "button", "name": "Next"},

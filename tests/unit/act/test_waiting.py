@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from executor.confirm import ConfirmAnswer, ConfirmRequest
 from executor.models import RunStatus, StepRunV1, StepStatus
+from tests.support.loop_harness import LoopHarness, plan_of
 from tests.unit.act._scripted import ScriptedDriver
-from tests.unit.act.conftest import LoopHarness, plan_of
 
 
 class Inspector:

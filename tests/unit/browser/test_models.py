@@ -9,12 +9,10 @@ from browser.models import (
     ACTION_ADAPTER,
     ACTION_LIST_ADAPTER,
     ActionOutcome,
-    BrowserPolicy,
     ClickAction,
     DownloadInfo,
     ElementInfo,
     FillAction,
-    LaunchOptions,
     Observation,
     OutcomeStatus,
     PageCapture,
@@ -22,6 +20,7 @@ from browser.models import (
     Target,
     parse_action,
 )
+from browser.options import BrowserPolicy, LaunchOptions
 
 EXAMPLES: list[dict[str, object]] = [
     {"kind": "navigate", "url": "https://example.test/", "wait_until": "domcontentloaded"},

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from browser.models import ActionOutcome, OutcomeStatus, ResolvedTarget
-from browser.secrets import REDACTED, SecretVault, UnknownSecret, placeholder
+from common.secrecy import REDACTED, SecretVault, UnknownSecret, placeholder
 from planner.models import secret_placeholder
 
 

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from executor.checkpoint_refs import CheckpointStoreError, UnknownCheckpoint, parse_ref
-from executor.checkpoint_store import CheckpointStore, RunSummary
+from executor.checkpoint_store import CheckpointStore
 from executor.models import (
     Approval,
     BudgetStateV1,
@@ -34,6 +34,7 @@ from executor.models import (
     StepStatus,
     ToolCallV1,
 )
+from executor.store_rows import RunSummary
 from executor.store_schema import SCHEMA_VERSION
 from planner.models import Budget, ExecutionPlan, PlanMode, PolicyGate, Step, StepType, TaskSpecV1
 

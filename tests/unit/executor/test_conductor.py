@@ -6,18 +6,12 @@ import re
 
 import pytest
 
+from executor.approval import ApprovalPolicy
 from executor.conductor import ResumeMismatch
 from executor.confirm import ConfirmAnswer, ConfirmRequest
-from executor.models import (
-    Approval,
-    ApprovalPolicy,
-    ExecMode,
-    RunStatus,
-    RuntimeCtxV1,
-    StepStatus,
-)
+from executor.models import Approval, ExecMode, RunStatus, RuntimeCtxV1, StepStatus
+from tests.support.conductor_harness import Harness, make_plan
 from tests.support.fake_tools import FakeTool
-from tests.unit.executor.conftest import Harness, make_plan
 
 OPEN = RuntimeCtxV1(safe_mode=False)
 SAFE = RuntimeCtxV1()
@@ -517,24 +511,17 @@ async def test_a_registered_runner_serves_a_custom_step_type(harness: Harness) -
     assert bundle.actions_taken == ["fin_price_fetch"]
 
 
-async def test_run_plan_is_the_one_call_entry_point(tmp_path, harness: Harness) -> None:
-    """The one-call signature: plan + runtime (+ exec mode override); the store lands in runs_dir."""
-    from executor.entrypoint import STORE_FILENAME, run_plan
+async def test_the_facade_runs_resumes_and_overrides_the_mode(tmp_path, harness: Harness) -> None:
+    """AgentCore, the one run facade: a run pauses at its gate, resumes with the answer, and a run may
+    be held to one execution mode."""
+    from executor.service import AgentCore
 
+    core = AgentCore(store=harness.store, tools=harness.tools, runs_dir=tmp_path)
     plan = make_plan("C", [{"step_id": "r1", "type": "WEB_SEARCH"}, {"step_id": "a1", "type": "FORM_FILL"}])
-    paused = await run_plan(plan, RuntimeCtxV1(runs_dir=str(tmp_path)), tools=harness.tools)
+    paused = await core.run(plan)
     assert paused.run_status is RunStatus.NEEDS_CONFIRMATION
-    assert (tmp_path / STORE_FILENAME).is_file()
-    resumed = await run_plan(
-        plan,
-        RuntimeCtxV1(
-            runs_dir=str(tmp_path),
-            resume_checkpoint_ref=paused.checkpoint_ref,
-            confirmed_gates={"gate_action": True},
-        ),
-        tools=harness.tools,
-    )
+    resumed = await core.resume(paused.run_id, approve_pending=True)
     assert resumed.run_status is RunStatus.SUCCESS
-    research_only = await run_plan(plan, RuntimeCtxV1(), ExecMode.RESEARCH_ONLY, tools=harness.tools)
+    research_only = await core.run(plan, exec_mode=ExecMode.RESEARCH_ONLY)
     assert research_only.exec_mode is ExecMode.RESEARCH_ONLY
     assert len(harness.tools["form_fill"].calls) == 1

@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 
-from executor.models import ApprovalPolicy, RunBundleV1, RuntimeCtxV1
+from executor.approval import ApprovalPolicy
+from executor.models import RunBundleV1, RuntimeCtxV1
+from tests.support.conductor_harness import Harness, make_plan
 from tests.support.fake_tools import FakeTool
-from tests.unit.executor.conftest import Harness, make_plan
 
 GOLDEN = Path(__file__).parent / "golden"
 

@@ -10,7 +10,6 @@ from executor.revision import PlanReviser, merge_plan, reviewed
 from planner.critic import review_plan
 from planner.models import Budget, ExecutionPlan
 from planner.service import PlanResult
-from planner.tracing import PlanTrace
 
 GATE = {"gate_id": "gate_action", "kind": "action", "blocked_actions": ["submit", "delete"]}
 
@@ -91,9 +90,9 @@ async def test_a_wrong_model_plan_is_reviewed_and_replanned_before_it_runs() -> 
     assert review_plan(ungated).reason_code == "UNGATED_ACTION"
     good = _plan([SEARCH, ACT])
     replanner = FakeReplanner(good)
-    result = await reviewed(PlanResult(plan=ungated, trace=PlanTrace(), planner_used="llm"), replanner)
+    result = await reviewed(PlanResult(plan=ungated, planner_used="llm"), replanner)
     assert result.plan.steps[1].policy_gate_id == "gate_action"
     assert result.plan.plan_id == ungated.plan_id
     assert result.plan.reason_codes[-1] == "CRITIC:replan:UNGATED_ACTION:replanned"
-    rules = await reviewed(PlanResult(plan=ungated, trace=PlanTrace(), planner_used="rules"), replanner)
+    rules = await reviewed(PlanResult(plan=ungated, planner_used="rules"), replanner)
     assert rules.plan is ungated and len(replanner.reasons) == 1  # rule plans are not reviewed

@@ -13,11 +13,12 @@ from dataclasses import dataclass
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from executor.approval import ApprovalPolicy
 from executor.checkpoint_store import CheckpointStore
-from executor.models import ApprovalPolicy, ExecMode, RunBundleV1, RunStatus, RuntimeCtxV1, StepStatus
+from executor.models import ExecMode, RunBundleV1, RunStatus, RuntimeCtxV1, StepStatus
 from planner.models import ExecutionPlan, StepType
+from tests.support.conductor_harness import Harness
 from tests.support.fake_tools import FakeTool, fake_toolbox
-from tests.unit.executor.conftest import Harness
 
 TYPES = [*StepType, "NO_SUCH_TOOL"]
 

@@ -13,8 +13,8 @@ from receipts.layout import RunFolder
 from receipts.models import GateDecisionRecord
 from receipts.report import read_records
 from receipts.verify import verify
+from tests.support.conductor_harness import Harness, make_plan
 from tests.support.fake_driver import FakeDriver
-from tests.unit.executor.conftest import Harness, make_plan
 
 
 class Approve:

@@ -15,8 +15,9 @@ from planner.cognition import (
     rule_decide,
 )
 from planner.decisions import Cognition, HistoryEntry
-from planner.llm import LLMClient, LLMSettings
+from planner.llm import LLMClient
 from planner.llm_cognition import LLMCognition
+from planner.llm_settings import LLMSettings
 from tests.support.llm_server import Reply, ScriptedLLMServer, unreachable_url
 
 
@@ -194,7 +195,7 @@ async def test_llm_cognition_through_tool_calls(
         "reject",
         "noop",
     ]
-    assert client.tracer.trace.calls[0].response_format == "tools"
+    assert "response_format" not in request
 
 
 async def test_invalid_tool_call_is_fed_back(

@@ -15,7 +15,7 @@ import pytest
 from planner.context import build_context
 from planner.models import ExecutionPlan
 from planner.rules import plan_rules
-from tests.unit.planner.conftest import stable_view
+from tests.support.stable_plan import stable_view
 from tests.unit.planner.golden_cases import GOLDEN, Golden
 
 GOLDEN_DIR = Path(__file__).parent / "golden"

@@ -9,8 +9,8 @@ from pydantic import SecretStr
 
 from app.doctor import check_model
 from app.settings import Settings
-from planner.llm import LLMSettings
 from planner.llm_probe import SPEED_REPLY_TOKENS, probe, redact_url
+from planner.llm_settings import LLMSettings
 from planner.llm_speed import SpeedSample, advise
 from tests.support.llm_server import Reply, ScriptedLLMServer, Speed, unreachable_url
 

@@ -13,8 +13,9 @@ from pydantic import BaseModel
 
 from planner import model_time
 from planner.cognition import rule_decide
-from planner.llm import LLMClient, LLMOutputInvalid, LLMSettings, LLMUnavailable
+from planner.llm import LLMClient
 from planner.llm_cognition import LLMCognition
+from planner.llm_settings import LLMOutputInvalid, LLMSettings, LLMUnavailable
 from planner.metering import metered
 from planner.repetition import repeats_itself
 from tests.support.llm_server import Reply, ScriptedLLMServer

@@ -7,10 +7,10 @@ from pathlib import Path
 import pytest
 from pydantic import ValidationError
 
-from receipts.chain import GENESIS_HASH, compute_hash, seal
+from receipts.chain import compute_hash, seal
 from receipts.errors import RunFolderError
 from receipts.layout import RunFolder, check_run_id
-from receipts.models import RECORD_ADAPTER, FileRef, Receipt, StateSnapshot
+from receipts.models import GENESIS_HASH, RECORD_ADAPTER, FileRef, Receipt, StateSnapshot
 from receipts.recorder import JsonlRecorder
 from receipts.runs import list_runs, resolve_run
 from tests.unit.receipts._helpers import record_flow

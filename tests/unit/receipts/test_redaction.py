@@ -10,9 +10,10 @@ from urllib.parse import quote, quote_plus
 
 import pytest
 
+from common.secrecy import REDACTED
 from receipts.errors import RedactionError
 from receipts.interface import Capture
-from receipts.models import REDACTED, FormField, StateSnapshot
+from receipts.models import FormField, StateSnapshot
 from receipts.recorder import JsonlRecorder
 from receipts.redaction import RedactingFilter, Redactor
 from receipts.report import export_report

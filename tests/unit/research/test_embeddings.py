@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from planner.llm import LLMClient, LLMSettings, LLMUnavailable
+from planner.llm import LLMClient
+from planner.llm_settings import LLMSettings, LLMUnavailable
 from tests.support.llm_server import ScriptedLLMServer, embed_text
 
 

@@ -7,7 +7,8 @@ import pytest
 from executor.errors import FatalToolError
 from executor.research.summarize import Cited, compare, extractive, render
 from executor.research.synth_tools import SummarizeTool
-from planner.llm import LLMClient, LLMSettings
+from planner.llm import LLMClient
+from planner.llm_settings import LLMSettings
 from tests.support.llm_server import Reply, ScriptedLLMServer
 from tests.unit.research._helpers import context, ev
 

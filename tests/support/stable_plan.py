@@ -1,4 +1,4 @@
-"""Helpers for planner tests: the stable view of a plan used by golden files."""
+"""The stable view of a plan used by golden files."""
 
 from __future__ import annotations
 

@@ -1,30 +1,24 @@
-"""Full runs through RunConductor on one shared headless Chromium, the fixture site and real files.
-
-Each run gets its own browser context (a PlaywrightDriver on the shared browser) through the
-RunResources factory, its own run folder and a real SQLite run store.
-"""
+"""Full runs through RunConductor on a shared Chromium: the act harness (real run folder, real SQLite
+store, a driver per run), a scripted gate answer and plan builders."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import pytest
-import pytest_asyncio
-from playwright.async_api import Browser, async_playwright
+from playwright.async_api import Browser
 
-from browser.discovery import find_chromium
 from browser.driver import BrowserDriver, PlaywrightDriver
-from browser.launch import chromium_args
 from executor.act import act_runners
+from executor.approval import ApprovalPolicy
 from executor.checkpoint_store import CheckpointStore
 from executor.conductor import RunConductor
 from executor.confirm import ConfirmAnswer, ConfirmRequest
 from executor.events import EventBus
 from executor.memory import MemoryStore
-from executor.models import ApprovalPolicy, RunBundleV1, RuntimeCtxV1
+from executor.models import RunBundleV1, RuntimeCtxV1
 from executor.registry import RunnerRegistry
 from executor.run_resources import RunResources
 from planner.decisions import Cognition
@@ -33,15 +27,6 @@ from receipts.layout import RunFolder
 from receipts.models import ActionRecord, NoteRecord
 from receipts.report import read_records
 from receipts.verify import verify
-
-
-@pytest_asyncio.fixture(loop_scope="session", scope="session")
-async def chromium() -> AsyncIterator[Browser]:
-    async with async_playwright() as pw:
-        exe = find_chromium(bundled=pw.chromium.executable_path)
-        browser = await pw.chromium.launch(executable_path=str(exe), headless=True, args=chromium_args())
-        yield browser
-        await browser.close()
 
 
 class Answer:
@@ -121,10 +106,10 @@ class ActHarness:
         return [r.text for _, r in records if isinstance(r, NoteRecord)]
 
 
-@pytest.fixture
-def act_harness(chromium: Browser, tmp_path: Path) -> ActHarness:
+def harness_on(browser: Browser, tmp_path: Path) -> ActHarness:
+    """An act harness on `browser` with a real run store under tmp_path/runs."""
     store = CheckpointStore(tmp_path / "runs" / "waypost.sqlite3")
-    return ActHarness(browser=chromium, runs_dir=tmp_path / "runs", store=store)
+    return ActHarness(browser=browser, runs_dir=tmp_path / "runs", store=store)
 
 
 def act_plan(
