@@ -23,10 +23,10 @@ from app.cli_parser import parse_arguments
 from app.cli_secrets import SecretOptionError, argv_warning, missing_sentence, read_secrets
 from app.cli_signals import Stop
 from app.hardening import owner_only_umask, tighten
-from app.settings import Settings, SettingsError, config_dir, load_settings
+from app.settings import Settings, SettingsError, load_settings
 from app.stopped import default_signals, signal_name
 from common.moments import reached
-from common.paths import data_dir
+from common.paths import config_dir, data_dir
 from common.secrecy import live_secrets, scrub, scrub_data
 from executor.approval import ApprovalPolicy
 from executor.observability import configure_json_logging
@@ -237,13 +237,33 @@ def _in_store_of(settings: Settings, run_id: str) -> bool:
         return False
 
 
+def _run_to_resume(ref: str, runs_dir: Path) -> str:
+    """The run id `waypost resume` was given, or the id of the run folder it was given (a folder of
+    this runs folder: its name is the id); anything else is a sentence saying what resume takes."""
+    if "/" not in ref and ref not in ("", ".", ".."):
+        return ref
+    runs_dir = runs_dir.expanduser()
+    folder = Path(ref).expanduser()
+    if folder.is_dir() and folder.resolve().parent == runs_dir.resolve():
+        return folder.name
+    why = f"it is not a run folder of the runs folder {runs_dir}" if folder.exists() else "no such folder"
+    raise BadInput(f"cannot resume {ref!r}: {why}; give a run id (`waypost receipts list` shows them)")
+
+
 async def _cmd_resume(args: argparse.Namespace, settings: Settings) -> int:
     from app.progress import ProgressPrinter
     from app.wiring import build_core
 
+    args.run_id = _run_to_resume(args.run_id, settings.runs_dir)
     args.stop.run_id = args.run_id
     args.stop.opened = lambda: _in_store_of(settings, args.run_id)
     core = build_core(settings)
+    if not _in_store(core.store, args.run_id):
+        core.store.close()
+        raise BadInput(
+            f"there is no run {args.run_id!r} to resume in {settings.runs_dir}; "
+            "`waypost receipts list` shows the runs there"
+        )
     answers = {ApprovalPolicy.ALL: True, ApprovalPolicy.NONE: False}
     policy = ApprovalPolicy(args.approve) if args.approve else settings.approve
     try:
@@ -295,7 +315,7 @@ async def _cmd_replay(args: argparse.Namespace, settings: Settings) -> int:
     finally:
         core.store.close()
     _emit(args, report.to_dict(), report.summary())
-    return 0 if report.ok else 1
+    return report.exit_code
 
 
 async def _cmd_batch(args: argparse.Namespace, settings: Settings) -> int:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import SecretStr
 
-from app.cli_errors import EnvironmentProblem, usable_runs_dir
+from app.cli_errors import EnvironmentProblem, refuse_shared, usable_runs_dir
 from app.demo.flows import FLOWS
 from app.demo.server import DemoSite
 from app.demo.sites import DemoSites
@@ -23,7 +23,6 @@ from app.secret_keyring import KeyringVault
 from app.settings import (
     Settings,
     SettingsError,
-    config_dir,
     load_settings,
     persistent_values,
     save_settings,
@@ -31,6 +30,7 @@ from app.settings import (
 )
 from app.voice_gui import voice_factory
 from app.wiring import build_core
+from common.paths import config_dir, data_dir
 from executor.observability import configure_json_logging
 from ui.examples import ExampleTask
 from ui.words import mode_words
@@ -90,6 +90,7 @@ def session(overrides: Mapping[str, Any]) -> Session:
     try:
         settings = load_settings(overrides=given)
         runs_dir = usable_runs_dir(Path(settings.runs_dir).expanduser())
+        refuse_shared([("runs folder", runs_dir), ("data folder", data_dir())])  # as the settings say
     except (SettingsError, EnvironmentProblem) as exc:
         raise StartupFailed(str(exc)) from exc
     tighten([runs_dir, config_dir()])

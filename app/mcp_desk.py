@@ -30,6 +30,7 @@ from executor.models import PendingUserInput, RunBundleV1
 from executor.service import AgentCore, UnknownRun
 from executor.tighten import Restrictions, tighten
 from planner.models import ExecutionPlan
+from planner.plan_file import plan_problems
 from receipts.attest import check_run
 from receipts.layout import RunFolder
 from receipts.report import render_report
@@ -166,7 +167,7 @@ class McpDesk:
             try:
                 return ExecutionPlan.model_validate(dict(plan))
             except ValidationError as exc:
-                raise ChannelRefusal(f"invalid plan: {exc.error_count()} problem(s): {exc}") from exc
+                raise ChannelRefusal(f"invalid plan: {plan_problems(exc)}") from exc
         result = await self.core.plan(task or "", url=url, planner="auto")
         if result.secrets:
             raise ChannelRefusal(_LITERAL_SECRET)

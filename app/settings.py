@@ -25,7 +25,7 @@ from pydantic import (
 
 from app import setting_values
 from common.bounded_read import SETTINGS_BYTES, read_text_or
-from common.paths import data_dir
+from common.paths import default_runs_dir, settings_path
 from executor.approval import ApprovalPolicy
 
 KEYRING_SERVICE = "waypost"
@@ -34,14 +34,6 @@ KEYRING_USER = "openai_api_key"
 
 class SettingsError(ValueError):
     """The settings file or an environment value cannot be read; the message names which."""
-
-
-def config_dir() -> Path:
-    explicit = os.environ.get("WAYPOST_CONFIG_DIR")
-    if explicit:
-        return Path(explicit)
-    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
-    return Path(base) / "waypost"
 
 
 class Settings(BaseModel):
@@ -68,7 +60,7 @@ class Settings(BaseModel):
     cdp_url: str | None = None
     #: Endpoints `waypost batch` uses without --browser (ws:// Playwright servers, http:// CDP).
     browser_endpoints: list[str] = Field(default_factory=list)
-    runs_dir: Path = Field(default_factory=lambda: data_dir() / "runs")
+    runs_dir: Path = Field(default_factory=default_runs_dir)
     search_url: str | None = None
     search_provider: Literal["browser", "searxng", "local"] = "browser"
     max_time_ms: int = Field(default=300_000, ge=0)
@@ -136,10 +128,6 @@ _ENV: dict[str, str] = {
     "WAYPOST_PLANNING_DEADLINE_S": "planning_deadline_s",
     "WAYPOST_PLANNER": "planner",
 }
-
-
-def settings_path() -> Path:
-    return config_dir() / "config.toml"
 
 
 def _from_env(env: Mapping[str, str]) -> dict[str, Any]:

@@ -17,6 +17,7 @@ from playwright.async_api import Error
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from browser import _kinds
+from browser.error_words import error_line
 from browser.models import Action, ActionOutcome, OutcomeStatus
 from browser.session import BrowserSession
 from browser.submit_guard import drain_attempts
@@ -56,13 +57,13 @@ async def perform(session: BrowserSession, action: Action) -> ActionOutcome:
         try:
             outcome = await _HANDLERS[action.kind](session, action, timeout)
         except PlaywrightTimeout as exc:
-            outcome = ActionOutcome(kind=action.kind, status=OutcomeStatus.TIMEOUT, message=_first_line(exc))
+            outcome = ActionOutcome(kind=action.kind, status=OutcomeStatus.TIMEOUT, message=error_line(exc))
         except UnknownSecret as exc:
             outcome = ActionOutcome(
                 kind=action.kind, status=OutcomeStatus.ERROR, message=f"undeclared secret {exc.args[0]!r}"
             )
         except Error as exc:
-            outcome = ActionOutcome(kind=action.kind, status=OutcomeStatus.ERROR, message=_first_line(exc))
+            outcome = ActionOutcome(kind=action.kind, status=OutcomeStatus.ERROR, message=error_line(exc))
     if action.kind not in _PASSIVE:  # the site's answers to what the action sent, slow ones too
         sent = await session.sent.settle(sent_mark, session.navigation_timeout_ms / 1000)
         if sent:
@@ -131,8 +132,3 @@ def _finish(
         }
     )
     return session.vault.redact_model(finished)
-
-
-def _first_line(exc: Error) -> str:
-    """Playwright messages carry a long call log; the first line says what went wrong."""
-    return (exc.message or str(exc)).strip().splitlines()[0][:300]

@@ -16,6 +16,7 @@ from playwright.async_api import Error, Page
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from browser.capture import capture
+from browser.error_words import error_line
 from browser.models import Contract
 from browser.navigation import open_url
 from browser.session import BrowserSession
@@ -77,10 +78,6 @@ class PageSource(Protocol):
     async def current_page(self) -> PageHtml: ...
 
 
-def _first_line(exc: Error) -> str:
-    return (exc.message or str(exc)).strip().splitlines()[0][:300]
-
-
 async def load_page(
     session: BrowserSession,
     url: str,
@@ -114,14 +111,14 @@ async def load_page(
             screenshot_path=shot,
         )
     except PlaywrightTimeout as exc:
-        raise PageLoadError(f"timed out loading {url}: {_first_line(exc)}", url=url, retryable=True) from exc
+        raise PageLoadError(f"timed out loading {url}: {error_line(exc)}", url=url, retryable=True) from exc
     except Error as exc:
         if not session.alive:
             raise  # the browser went away: the driver's BrowserLost, not a page that failed to load
         refused = [e.detail for e in session.guard_events[mark:] if e.kind == "url"]
         if refused:
             raise UrlRefused(refused[0], url=url) from exc
-        raise PageLoadError(f"could not load {url}: {_first_line(exc)}", url=url) from exc
+        raise PageLoadError(f"could not load {url}: {error_line(exc)}", url=url) from exc
     finally:
         if new_tab:
             await page.close()
@@ -145,7 +142,7 @@ async def current_page(session: BrowserSession) -> PageHtml:
             requested_url=page.url, url=page.url, title=await page.title(), html=await page.content()
         )
     except Error as exc:
-        raise PageLoadError(f"could not read the current page: {_first_line(exc)}", url=page.url) from exc
+        raise PageLoadError(f"could not read the current page: {error_line(exc)}", url=page.url) from exc
 
 
 async def fetch_body(session: BrowserSession, url: str, *, timeout_ms: float | None = None) -> FetchedBody:
@@ -173,7 +170,7 @@ async def fetch_body(session: BrowserSession, url: str, *, timeout_ms: float | N
         except PlaywrightTimeout as exc:
             raise PageLoadError(f"timed out fetching {current}", url=current, retryable=True) from exc
         except Error as exc:
-            raise PageLoadError(f"could not fetch {current}: {_first_line(exc)}", url=current) from exc
+            raise PageLoadError(f"could not fetch {current}: {error_line(exc)}", url=current) from exc
         if len(body) > MAX_BODY_BYTES:
             raise PageLoadError(f"{current} is larger than {MAX_BODY_BYTES} bytes", url=current)
         return FetchedBody(

@@ -1,4 +1,5 @@
-"""Where Waypost keeps an install's own data: one definition, so settings and the receipt key agree."""
+"""Where Waypost keeps an install's own data and its config: one definition, so the settings, the
+receipt key and the window's first checks (app/window_folders.py) agree. Standard library only."""
 
 from __future__ import annotations
 
@@ -13,3 +14,20 @@ def data_dir() -> Path:
         return Path(explicit)
     base = os.environ.get("XDG_DATA_HOME") or str(Path.home() / ".local" / "share")
     return Path(base) / "waypost"
+
+
+def config_dir() -> Path:
+    """WAYPOST_CONFIG_DIR, else $XDG_CONFIG_HOME/waypost, else ~/.config/waypost."""
+    explicit = os.environ.get("WAYPOST_CONFIG_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "waypost"
+
+
+def settings_path() -> Path:
+    return config_dir() / "config.toml"
+
+
+def default_runs_dir() -> Path:
+    return data_dir() / "runs"

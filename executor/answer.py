@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Sequence
 
+from common.words import plural
+from executor.action_words import actions_sentence
 from executor.models import Citation, EvidenceItem, StepRunV1, StepStatus
 
 _TEXT_KEYS = ("answer", "summary", "text", "explanation")
@@ -73,13 +75,17 @@ class AnswerAssembler:
         *,
         waiting: str | None = None,
         optional: frozenset[str] = frozenset(),
+        declined: str | None = None,
     ) -> tuple[str, list[Citation]]:
         """The answer: what was not done first (so it can never read as done), then what the steps
-        found or did, cited; `waiting` is the question a paused run waits on. A failed `optional` step
-        (a web search beside the page the task named) is a note at the end, not what was asked."""
+        found or did, cited; `waiting` is the question a paused run waits on, `declined` the name of
+        the step declined at its gate (the run is over, it waits on nothing). A failed `optional`
+        step (a web search beside the page the task named) is a note at the end, not what was asked."""
         citations, renumber = citations_for(evidence)
         failed = [r for r in step_runs if r.status is StepStatus.FAILED]
         parts = [" ".join(_not_done(r) for r in failed if r.step_id not in optional)]
+        if declined is not None:
+            parts.append(f"Not done: “{declined}” was declined at its gate, so nothing more was done.")
         parts = [p for p in parts if p]
         if waiting:
             parts.append(f"Waiting for you: {waiting}")
@@ -97,8 +103,9 @@ class AnswerAssembler:
                 "Note: "
                 + " ".join(f"an optional step did not finish ({r.error or r.error_code})." for r in notes)
             )
-        if actions:
-            parts.append(f"Actions taken ({len(actions)}): " + ", ".join(actions[:20]))
+        done = actions_sentence(actions)
+        if done:
+            parts.append(done)
         if citations:
             parts.append(
                 "Sources:\n"
@@ -115,5 +122,6 @@ def _nothing_found(step_runs: Sequence[StepRunV1], actions: Sequence[str]) -> st
         r.outputs.get("ui_actions", 0) for r in step_runs if isinstance(r.outputs.get("ui_actions"), int)
     )
     if acted:
-        return f"No answer to give: {acted} action(s) were taken on the page and nothing was read."
+        were = "was" if acted == 1 else "were"
+        return f"No answer to give: {plural(acted, 'action')} {were} taken on the page and nothing was read."
     return "No answer to give: nothing was read and nothing was done on a page."

@@ -414,12 +414,7 @@ class CheckpointStore:
     def list_runs(self, limit: int = 100) -> list[RunSummary]:
         """Newest first (creation time, then insertion order for runs started in the same instant)."""
         with self._guard():
-            rows = self._conn.execute(
-                "SELECT run_id, plan_id, trace_id, task, exec_mode, status, created_at, updated_at, "
-                "checkpoint_ref, run_dir, pending_json AS pending FROM runs "
-                "ORDER BY created_at DESC, rowid DESC LIMIT ?",
-                (max(0, limit),),
-            ).fetchall()
+            rows = self._conn.execute(store_schema.LIST_RUNS_SQL, (max(0, limit),)).fetchall()
         return [summary(dict(r)) for r in rows]
 
     def delete_run(self, run_id: str) -> None:

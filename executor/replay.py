@@ -27,11 +27,13 @@ from browser.models import Action, OutcomeStatus, parse_action
 from browser.options import BrowserPolicy, LaunchOptions
 from common.contracts import new_id
 from common.secrecy import REDACTED, SecretVault
+from common.words import plural
 from executor.act.perform import ActEnv, capture_before, perform
 from executor.act.risk import classify
 from executor.confirm import ConfirmHandler
 from executor.gate_look import look_and_note
-from executor.replay_gates import ReplayGates
+from executor.models import EXIT_CODES, RunStatus
+from executor.replay_gates import DECLINED_HERE, ReplayGates
 from executor.replay_heal import Heal
 from executor.replay_heal import heal as heal_step
 from receipts.interface import Recorder
@@ -75,39 +77,84 @@ class ReplayStep:
         return self.status != "skipped" and not (self.status == "ok" and self.url_match and self.dom_match)
 
 
+#: A replay's outcomes (its run_end status): actions replayed without drift, with drift, or none at
+#: all, which checks nothing and so is never a pass (docs/architecture.md, "Replay that heals").
+REPLAY_OK, REPLAY_DRIFT, REPLAY_NOTHING = "REPLAY_OK", "REPLAY_DRIFT", "REPLAY_NOTHING"
+
+
 @dataclass
 class ReplayReport:
     source_run: str
     replay_run: str
     steps: list[ReplayStep] = field(default_factory=list)
+    #: Steps the person declined in the original run: they recorded no action, so none replays.
+    declined: list[str] = field(default_factory=list)
+
+    @property
+    def replayed(self) -> int:
+        return sum(1 for s in self.steps if s.status != "skipped")
 
     @property
     def ok(self) -> bool:
-        return not any(s.drifted for s in self.steps)
+        """Something was replayed and nothing drifted."""
+        return self.replayed > 0 and not any(s.drifted for s in self.steps)
+
+    @property
+    def outcome(self) -> str:
+        if not self.replayed:
+            return REPLAY_NOTHING
+        return REPLAY_OK if self.ok else REPLAY_DRIFT
+
+    @property
+    def all_declined(self) -> bool:
+        """Nothing replayed because the person declined every step (in the original run or here)."""
+        declined_here = bool(self.steps) and all(s.note == DECLINED_HERE for s in self.steps)
+        return not self.replayed and (declined_here or (bool(self.declined) and not self.steps))
+
+    @property
+    def exit_code(self) -> int:
+        """The CLI's exit code (docs/architecture.md): 0 no drift; 1 drift, or nothing replayed to
+        compare; 6 (BLOCKED_POLICY, as the declined run itself ended) when every step was declined."""
+        if self.all_declined:
+            return EXIT_CODES[RunStatus.BLOCKED_POLICY]
+        return EXIT_CODES[RunStatus.SUCCESS] if self.ok else EXIT_CODES[RunStatus.FAILED]
 
     @property
     def first_drift(self) -> ReplayStep | None:
         return next((s for s in self.steps if s.drifted), None)
 
     def summary(self) -> str:
-        replayed = sum(1 for s in self.steps if s.status != "skipped")
+        replayed = f"replayed {plural(self.replayed, 'action')} of {self.source_run}"
+        if not self.replayed:
+            return f"nothing was replayed from {self.source_run}: {self._why_nothing()}"
         drift = self.first_drift
         if drift is None:
-            return f"replayed {replayed} action(s) of {self.source_run}: no drift"
+            return f"{replayed}: no drift"
         healed = [s for s in self.steps if s.heal is not None]
         if healed:
             stages = ", ".join(f"seq {s.seq} by {s.heal.stage}" for s in healed if s.heal is not None)
-            return f"replayed {replayed} action(s) of {self.source_run}: healed {len(healed)} ({stages})"
+            return f"{replayed}: healed {len(healed)} ({stages})"
         what = "outcome" if drift.status != "ok" else ("URL" if not drift.url_match else "DOM")
         return (
-            f"replayed {replayed} action(s) of {self.source_run}: drift at seq {drift.seq} ({drift.kind}): "
+            f"{replayed}: drift at seq {drift.seq} ({drift.kind}): "
             f"{what} differs ({drift.status}; url {drift.url_expected!r} -> {drift.url_actual!r})"
         )
+
+    def _why_nothing(self) -> str:
+        if self.all_declined and self.steps:
+            return "you declined every step at this replay's gates, so no action was performed"
+        if self.all_declined:
+            return "every step was declined in the original run, so it recorded no action to replay"
+        if not self.steps:
+            return "the run recorded no action to replay"
+        notes = list(dict.fromkeys(s.note for s in self.steps if s.note))
+        return f"every recorded action was skipped ({'; '.join(notes)})"
 
     def to_dict(self) -> dict[str, Any]:
         steps = [{**asdict(s), "url_match": s.url_match, "dom_match": s.dom_match, "drifted": s.drifted}
                  for s in self.steps]  # fmt: skip
         return {"source_run": self.source_run, "replay_run": self.replay_run, "ok": self.ok,
+                "outcome": self.outcome, "replayed": self.replayed, "declined": self.declined,
                 "summary": self.summary(), "steps": steps}  # fmt: skip
 
 
@@ -164,8 +211,9 @@ async def replay_run(
     (executor/replay_heal.py)."""
     source = Path(run_dir)
     records = recorded_actions(source)
-    report = ReplayReport(source_run=source.name, replay_run=recorder.run_id)
     gates = ReplayGates(source, confirm)  # the same gates as the original run
+    declined = [step for step, gate in gates.gates.items() if gate.decision == "declined"]
+    report = ReplayReport(source_run=source.name, replay_run=recorder.run_id, declined=declined)
     env = ActEnv(
         driver=driver, recorder=recorder, run_id=recorder.run_id, step_id="replay", run_dir=_root(recorder)
     )
@@ -248,7 +296,7 @@ async def replay_to_folder(
     heal: bool = False,
 ) -> ReplayReport:
     """`waypost replay RUN`: a fresh browser, a new run folder `replay_<run>_<id>`, the report in its
-    run.json and a run_end record whose status is REPLAY_OK or REPLAY_DRIFT."""
+    run.json and a run_end record whose status is REPLAY_OK, REPLAY_DRIFT or REPLAY_NOTHING."""
     source = Path(source_run_dir)
     recorded_actions(source)  # refuse early, before a browser starts
     run_id = f"replay_{source.name}_{new_id('r').split('_', 1)[1]}"[:120]
@@ -266,9 +314,7 @@ async def replay_to_folder(
         )
         await recorder.write_run_meta({"replay": report.to_dict(), "source_run": source.name})
         final = await driver.capture(screenshot=True)
-        await recorder.finish(
-            "REPLAY_OK" if report.ok else "REPLAY_DRIFT", reason=report.summary(), final_state=final
-        )
+        await recorder.finish(report.outcome, reason=report.summary(), final_state=final)
         return report
     finally:
         await driver.close()

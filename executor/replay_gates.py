@@ -16,6 +16,9 @@ from receipts.layout import RunFolder
 from receipts.models import GateDecisionRecord
 from receipts.report import read_records
 
+#: Why a step's actions were skipped when the person declined it at this replay's gate.
+DECLINED_HERE = "declined at the gate in this replay"
+
 
 def step_names(source_run_dir: Path) -> dict[str, str]:
     """The source run's step names by id, from its run.json plan ({} when it has none)."""
@@ -58,4 +61,4 @@ class ReplayGates:
             )
             answer = await self.handler.confirm(question)
             self._answers[step_id] = answer is ConfirmAnswer.APPROVE
-        return None if self._answers[step_id] else "declined at the gate in this replay"
+        return None if self._answers[step_id] else DECLINED_HERE

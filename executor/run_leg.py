@@ -121,10 +121,12 @@ class Leg:
     ) -> RunBundleV1:
         state, ledger = self.state, self.ledger
         runs = list(state.step_runs.values())
-        waiting = (pending.question or pending.message) if pending is not None else None
+        blocked = pending is not None and pending.kind == "BLOCKED"  # declined: over, not waiting
+        waiting = (pending.question or pending.message) if pending is not None and not blocked else None
+        declined = (pending.step_name or "the step") if pending is not None and blocked else None
         optional = frozenset(s.step_id for s in state.plan.steps if s.optional)
         answer, citations = AnswerAssembler().assemble(
-            runs, ledger.items, state.actions, waiting=waiting, optional=optional
+            runs, ledger.items, state.actions, waiting=waiting, optional=optional, declined=declined
         )
         instead = run_sentence(state.plan, [r.outputs for r in runs])  # said once, in words
         if instead:

@@ -31,6 +31,9 @@ class RunSummary(Contract):
     pending: PendingUserInput | None = None
     checkpoint_ref: str | None = None
     run_dir: str | None = None
+    #: The page the run was given (its task's address, the URL beside the task, or its first step's
+    #: start URL); None for a run that names none, such as a web search.
+    page: str | None = None
 
 
 #: The status a history line shows for a run whose row cannot be read: the other runs still list.
@@ -43,7 +46,12 @@ def summary(row: dict[str, Any]) -> RunSummary:
     bad row never hides the others (nor stops the window that lists them)."""
     try:
         pending = row.get("pending")
-        data = {**row, "pending": PendingUserInput.model_validate_json(pending) if pending else None}
+        page = row.get("page")  # read out of the plan's JSON: a page only when it is text
+        data = {
+            **row,
+            "pending": PendingUserInput.model_validate_json(pending) if pending else None,
+            "page": page if isinstance(page, str) and page else None,
+        }
         return RunSummary.model_validate(data)
     except (ValidationError, TypeError, ValueError):
         text = {k: v if isinstance(v, str) else "" for k, v in row.items()}

@@ -51,6 +51,20 @@ INDEXES = "CREATE INDEX IF NOT EXISTS evidence_by_seq ON evidence (run_id, seq)"
 #: binds its secrets from what was approved (docs/architecture.md, "Security model").
 APPROVED_PLANS = """CREATE TABLE IF NOT EXISTS approved_plans (
     run_id TEXT PRIMARY KEY REFERENCES runs (run_id) ON DELETE CASCADE, data TEXT NOT NULL)"""
+#: History lines, newest first, each with the page the run was given (`page`): the task's first
+#: address, else the URL given beside the task (the window's URL field, `--url`), else the first
+#: step's start URL; NULL for a run that names no page (a web search). Read from the plan row with
+#: SQLite's JSON functions, so the list never loads whole plans; a plan row that is not JSON gives NULL.
+LIST_RUNS_SQL = """SELECT r.run_id, r.plan_id, r.trace_id, r.task, r.exec_mode, r.status, r.created_at,
+    r.updated_at, r.checkpoint_ref, r.run_dir, r.pending_json AS pending,
+    (SELECT COALESCE(
+        (SELECT json_extract(e.value, '$.value') FROM json_each(p.data, '$.task.entities') e
+         WHERE json_extract(e.value, '$.kind') = 'url' LIMIT 1),
+        json_extract(p.data, '$.context.active_tab.url'),
+        (SELECT json_extract(s.value, '$.inputs.url') FROM json_each(p.data, '$.steps') s
+         WHERE json_type(s.value, '$.inputs.url') = 'text' LIMIT 1))
+     FROM plans p WHERE p.run_id = r.run_id AND json_valid(p.data)) AS page
+FROM runs r ORDER BY r.created_at DESC, r.rowid DESC LIMIT ?"""
 #: Schema 1 kept one row per step, rewritten in place, and whole snapshots in checkpoints.
 MIGRATE_1_TO_2 = """
 ALTER TABLE step_runs RENAME TO step_runs_v1;

@@ -17,6 +17,7 @@ from typing import Any
 
 from browser.models import ElementInfo, Observation
 from common.secrecy import has_placeholder
+from common.words import plural
 from planner._text import Text, fold, has_terms
 from planner.ask_cognition import decide_asks
 from planner.ask_reader import read_asks
@@ -268,7 +269,7 @@ def rule_decide(
         )
     # What happened, from the history: the last decision's matches say nothing about earlier inputs.
     done = sum(1 for h in history if h.status == "ok" and h.action.get("kind") in ("fill", "select", "check"))
-    summary = f"filled {done} field(s)" + (f"; not found: {', '.join(missing)}" if missing else "")
+    summary = f"filled {plural(done, 'field')}" + (f"; not found: {', '.join(missing)}" if missing else "")
     return CognitionDecision(
         decision="answer",
         confidence=round(confidence, 3),

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any, Literal
 
 from browser.models import ElementInfo, Observation
+from common.words import plural
 from planner._text import fold
 
 PressGoal = Literal["login", "search", "send", "subscribe"]
@@ -89,6 +90,6 @@ def done_pressing(kind: PressGoal, history: Sequence[Any]) -> tuple[bool, str] |
         1 for h in history if h.status == "ok" and h.action.get("kind") in ("fill", "select", "check")
     )
     if attempt.status == "ok":
-        return True, f"filled {filled} field(s) and pressed the {kind} button"
+        return True, f"filled {plural(filled, 'field')} and pressed the {kind} button"
     why = attempt.message or attempt.status
     return False, f"the {kind} button was never pressed: {why}"

@@ -114,14 +114,17 @@ def _looks_secret(m: re.Match[str], value: str) -> bool:
 
 
 def _replace(scan: SecretScan, pattern: re.Pattern[str], base: str, kind: str) -> str:
+    """A match that is not a secret ("PIN password X": "password" is no PIN) is searched again from
+    its value on, which may name the secret itself; a plain finditer went past it."""
     out: list[str] = []
     pos = 0
-    for m in pattern.finditer(scan.text):
+    after = 0
+    while (m := pattern.search(scan.text, after)) is not None:
         raw = m.group("value")
         value = _unquote(raw.rstrip("."))
-        if not value or is_placeholder(value) or "{{secret:" in raw:
-            continue
-        if not _looks_secret(m, value):
+        skip = not value or is_placeholder(value) or "{{secret:" in raw or not _looks_secret(m, value)
+        after = max(m.start("value"), m.start() + 1) if skip else m.end()
+        if skip:
             continue
         start, end = m.span("value")
         if raw.endswith(".") and len(raw) > 1:

@@ -49,6 +49,7 @@ _TONES = {
     "DECLINED": "bad",
     "ABORTED_BUDGET": "bad",
     "REPLAY_DRIFT": "bad",
+    "REPLAY_NOTHING": "warn",
 }
 #: Modes that search the web: a run of one that names no site shows where it went this way.
 _SEARCHING = {"RESEARCH_ONLY", "HYBRID", "ACTION_THEN_RESEARCH", "CLARIFY_OR_FALLBACK"}
@@ -71,8 +72,10 @@ def status_text(summary: RunSummary, active_run: str | None) -> str:
 
 
 def site_text(summary: RunSummary) -> str:
-    """The site the task names; for a task that names none but searched, "web search"."""
-    return site_of(summary.task) or ("web search" if summary.exec_mode in _SEARCHING else "")
+    """The host of the page the run was given (in the task or the URL field); for a run given none
+    that searched, "web search"."""
+    site = site_of(summary.page or "") or site_of(summary.task)
+    return site or ("web search" if summary.exec_mode in _SEARCHING else "")
 
 
 class HistoryPanel(QWidget):

@@ -15,6 +15,7 @@ from PySide6.QtCore import QSettings, Qt, Signal, Slot
 from PySide6.QtGui import QCloseEvent
 from PySide6.QtWidgets import QMainWindow, QMessageBox, QTabWidget, QWidget
 
+from common.words import plural
 from ui.answer_panel import AnswerPanel
 from ui.controller import RunController
 from ui.examples import EXAMPLE_TASKS, ExampleTask
@@ -31,7 +32,7 @@ from ui.secret_vault import SecretVault
 from ui.task_panel import TaskInput, TaskPanel
 from ui.window_layout import LaterTabs, file_menus, restore_geometry, two_columns
 from ui.window_rules import MIN_WIDTH, cap_budget, changed_settings, saved_words
-from ui.words import mode_words, outcome_words, plural, replay_words
+from ui.words import mode_words, outcome_words, replay_words
 
 if TYPE_CHECKING:  # the core's types and the late parts: the window paints first (architecture.md)
     from executor.confirm import ConfirmRequest

@@ -21,8 +21,9 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from common.words import plural
 from ui.theme import status_colour, tokens
-from ui.words import mode_words, plural, step_words
+from ui.words import mode_words, step_words
 
 if TYPE_CHECKING:  # the core's types: the window paints before they load (docs/architecture.md)
     from executor.events import PlanRevised, StepStarted

@@ -26,12 +26,13 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
+from common.words import plural
 from ui.icons import icon
 from ui.open_outside import Opener, OpenNote, OpenUrl
 from ui.receipts_model import COLUMNS, ReceiptsTableModel
 from ui.screenshot import ScreenshotLabel
 from ui.theme import restyle
-from ui.words import history_words, plural
+from ui.words import history_words
 
 if TYPE_CHECKING:  # the receipts load with the first folder opened (docs/architecture.md, "Cold start")
     from receipts.attest import RunCheck

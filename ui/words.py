@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from common.words import listed, plural
+
 if TYPE_CHECKING:
     from executor.models import RunBundleV1
     from executor.replay import ReplayReport
@@ -46,6 +48,7 @@ HISTORY_WORDS: dict[str, str] = {
     "UNREADABLE": "Unreadable",
     "REPLAY_OK": "Replay: no drift",
     "REPLAY_DRIFT": "Replay: drifted",
+    "REPLAY_NOTHING": "Replay: nothing replayed",
 }
 
 STEP_WORDS: dict[str, str] = {
@@ -58,11 +61,6 @@ STEP_WORDS: dict[str, str] = {
     "WAITING": "Asking you",
     "STOPPED": "Stopped",
 }
-
-
-def plural(n: int, one: str, many: str | None = None) -> str:
-    """ "1 step", "2 steps", "0 steps"."""
-    return f"{n} {one if n == 1 else (many or one + 's')}"
 
 
 def mode_words(mode: str) -> str:
@@ -78,10 +76,12 @@ def history_words(status: str) -> str:
 
 
 def replay_words(report: ReplayReport) -> str:
-    """ "Replayed 3 actions: no drift" (the drift's codes are in the report's summary)."""
-    replayed = sum(1 for step in report.steps if step.status != "skipped")
+    """ "Replayed 3 actions: no drift", or that nothing was (the drift's codes are in the summary)."""
+    if not report.replayed:
+        why = "you declined every step" if report.all_declined else "no recorded action could be replayed"
+        return f"Nothing was replayed: {why}"
     verdict = "no drift" if report.ok else "the site drifted (see the receipts)"
-    return f"Replayed {plural(replayed, 'action')}: {verdict}"
+    return f"Replayed {plural(report.replayed, 'action')}: {verdict}"
 
 
 def outcome_words(bundle: RunBundleV1, declined_step: str | None = None) -> str:
@@ -103,11 +103,6 @@ _BLOCKED_WORDS = {
     "download": "downloading",
     "upload": "uploading",
 }
-
-
-def listed(items: list[str]) -> str:
-    """ "a", "a and b", "a, b and c"."""
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
 
 
 def blocked_words(actions: list[str]) -> str:

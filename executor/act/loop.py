@@ -21,6 +21,7 @@ from browser.models import (
     Target,
     parse_action,
 )
+from common.words import plural
 from executor.act.aftermath import FollowUps, one_at_a_time
 from executor.act.clearance import ActionClearance, describe, step_gate_ref
 from executor.act.fsm import LoopFSM, LoopState
@@ -128,7 +129,7 @@ class ActLoop:
             self.progress.done += 1
             stop_on_unmet(self.progress.history[-1:])
         self.fsm.to(S.DONE)
-        return LoopResult(summary=f"ran {len(actions)} listed action(s)")
+        return LoopResult(summary=f"ran {plural(len(actions), 'listed action')}")
 
     async def _run_goal(self) -> LoopResult:
         assert self.cognition is not None
@@ -319,7 +320,7 @@ class ActLoop:
             return
         await self.env.recorder.record_note(
             f"resumed on a fresh browser: reopening {url} and re-applying "
-            f"{len(self.progress.inputs)} input(s); no click or other action is repeated",
+            f"{plural(len(self.progress.inputs), 'input')}; no click or other action is repeated",
             step_id=self.env.step_id,
         )
         for data in [{"kind": "navigate", "url": url}, *self.progress.inputs]:

@@ -89,6 +89,8 @@ def reason(result: ActionResult) -> str:
         return f"{kind} {control} was refused: {message or 'blocked by the safety rules'}"
     if result.status == "timeout":
         return f"{kind} {control} did not finish in time: {message}".rstrip(": ")
+    if kind == "navigate":
+        return f"could not open {control}: {message or result.status}".rstrip(": ")
     return f"{kind} {control} failed: {message or result.status}".rstrip(": ")
 
 

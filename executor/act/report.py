@@ -17,6 +17,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from common.secrecy import REDACTED
+from common.words import plural
 from executor.act.progress import StepProgress
 from planner.fact_words import Fact
 from receipts.redaction import Redactor
@@ -83,7 +84,7 @@ def describe(
     if count:
         listed = "; ".join(f"{_label(f)} = {_shown(f, redactor)}" for f in made)
         where = f" on {progress.url}" if progress.url and not pressed else ""
-        parts.append(f"{'Filled' if pressed else 'Prefilled'} {count} field(s){where}: {listed}.")
+        parts.append(f"{'Filled' if pressed else 'Prefilled'} {plural(count, 'field')}{where}: {listed}.")
         if submit_blocked and unchecked:
             parts.append(
                 f"A typed value MAY HAVE LEFT the browser although submitting was blocked: {unchecked[0]}."

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -55,14 +56,20 @@ def test_missing_plan_file_and_both_inputs(waypost_home: Path, capsys: pytest.Ca
     assert run_cli(capsys, "run", "task", "--plan", "x.json")[0] == 2
 
 
-def test_gated_plan_pauses_without_a_tty_then_resume_declines(
-    waypost_home: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def paused_run(waypost_home: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
+    """A gated one-step plan run without a TTY: it pauses at its gate (exit 3)."""
     plan = waypost_home / "plan.json"
     plan.write_text(json.dumps({"mode": "B", "steps": [{"step_id": "a1", "type": "WRITE_ARTIFACT"}]}))
     code, out, _ = run_cli(capsys, "run", "--plan", str(plan), "--json")
-    bundle = json.loads(out)
+    bundle: dict[str, Any] = json.loads(out)
     assert (code, bundle["run_status"]) == (3, RunStatus.NEEDS_CONFIRMATION)
+    return bundle
+
+
+def test_gated_plan_pauses_without_a_tty_then_resume_declines(
+    waypost_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    bundle = paused_run(waypost_home, capsys)
     assert bundle["checkpoint_ref"].startswith(f"chk://{bundle['run_id']}/")
     code, out, _ = run_cli(capsys, "resume", bundle["run_id"], "--approve", "none", "--json")
     assert (code, json.loads(out)["run_status"]) == (6, RunStatus.BLOCKED_POLICY)
@@ -73,6 +80,19 @@ def test_gated_plan_pauses_without_a_tty_then_resume_declines(
 def test_resume_unknown_run_is_bad_input(waypost_home: Path, capsys: pytest.CaptureFixture[str]) -> None:
     code, _, err = run_cli(capsys, "resume", "run_nope")
     assert code == 2 and "run_nope" in err
+    assert "there is no run 'run_nope' to resume" in err and "waypost receipts list" in err
+    gone = waypost_home / "runs" / "run_gone"
+    code, _, err = run_cli(capsys, "resume", str(gone))
+    assert (code, err) == (2, f"waypost: cannot resume {str(gone)!r}: no such folder; give a run id "
+                              "(`waypost receipts list` shows them)\n")  # fmt: skip
+
+
+def test_resume_takes_a_run_folder_of_the_runs_folder(
+    waypost_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    folder = paused_run(waypost_home, capsys)["receipt"]["run_dir"]
+    code, out, _ = run_cli(capsys, "resume", folder, "--approve", "none", "--json")
+    assert (code, json.loads(out)["run_status"]) == (6, RunStatus.BLOCKED_POLICY)
 
 
 def test_settings_file_env_and_flags_layer(waypost_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:

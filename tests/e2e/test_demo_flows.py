@@ -96,7 +96,7 @@ def test_b_says_what_was_prefilled_and_that_nothing_was_submitted(
 ) -> None:
     answer = demo[0]["B"]["final_answer"]
     assert 'Email = "alice@example.com"' in answer and 'Company = "Acme"' in answer
-    assert "Prefilled 3 field(s)" in answer and "NOT submitted" in answer
+    assert "Prefilled 3 fields" in answer and "NOT submitted" in answer
 
 
 def test_c_recommends_pro_with_a_citation_and_selects_it_in_the_form(
@@ -109,7 +109,7 @@ def test_c_recommends_pro_with_a_citation_and_selects_it_in_the_form(
     assert compute["outputs"]["payload"]["package"] == "Pro"
     assert re.search(r"Recommended[^:]*: Pro at \$149/mo \[\d+\]", c["final_answer"])
     assert "datafeed.html" in cited(c) and "datafeed-mirror.html" not in cited(c)
-    assert "Prefilled 4 field(s)" in c["final_answer"]
+    assert "Prefilled 4 fields" in c["final_answer"]
     selects = [r for r in actions(runs, c) if r.action.get("kind") == "select"]
     assert selects and selects[-1].outcome.status == "ok"
     assert selects[-1].value == "Pro" or selects[-1].action.get("value") == "Pro"

@@ -27,6 +27,8 @@ from tests.support.site import FixtureSite
         ("log in as ada:Hunt3r2x at the shop", "Hunt3r2x"),
         ("open http://ada:S3cret9q@127.0.0.1:9/app", "S3cret9q"),
         ("sign in, password Qx-PASS-77", "Qx-PASS-77"),
+        # a name right after another name: "password" is no PIN, and the search went on past it
+        ("PIN password Zq9!secret77", "Zq9!secret77"),
     ],
 )
 def test_every_phrasing_becomes_a_placeholder(task: str, value: str) -> None:

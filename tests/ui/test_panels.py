@@ -9,6 +9,7 @@ from PySide6.QtCore import Qt, QUrl
 from PySide6.QtWidgets import QLineEdit
 from pytestqt.qtbot import QtBot
 
+from executor.checkpoint_store import CheckpointStore
 from executor.events import ActionPerformed
 from executor.models import BudgetStateV1, Citation, EvidenceItem, ExecMode, RunBundleV1, RunStatus
 from executor.store_rows import RunSummary
@@ -242,3 +243,33 @@ def test_history_rows_that_begin_alike_show_what_sets_them_apart(qtbot: QtBot) -
     assert (
         item is not None and item.toolTip() == f"{recommend}\nrun run_c · SUCCESS · HYBRID"
     )  # one hover away
+
+
+def test_history_site_is_the_page_the_run_was_given(qtbot: QtBot, tmp_path: Path) -> None:
+    """A page given in the URL field, or in the task without http://, shows its host in the Site
+    column (both said "web search" before); only a run given no page that searched says so."""
+    from executor.models import EXEC_MODE_FOR_PLAN
+    from planner.context import build_context
+    from planner.rules import plan_rules
+    from ui.history_panel import COLUMNS
+
+    given = [
+        ("Summarise this page", "http://127.0.0.1:8765/docs.html"),
+        ("Summarise example.com/docs for me", None),
+        ("research the datafeed packages", None),
+    ]
+    store = CheckpointStore(tmp_path / "runs.sqlite3")
+    try:
+        for n, (task, url) in enumerate(given):
+            plan = plan_rules(task, build_context(task, url=url))
+            mode = str(EXEC_MODE_FOR_PLAN[plan.mode])
+            store.start_run(run_id=f"run_{n}", plan=plan, exec_mode=mode, task=task)
+        runs = store.list_runs()
+    finally:
+        store.close()
+    panel = HistoryPanel()
+    qtbot.addWidget(panel)
+    panel.set_runs(sorted(runs, key=lambda r: r.run_id))
+    site = COLUMNS.index("Site")
+    shown = [cell_text(panel.table, r, site) for r in range(3)]
+    assert shown == ["127.0.0.1:8765", "example.com", "web search"]

@@ -12,6 +12,7 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
+from common.words import plural
 from executor.service import AgentCore
 from executor.tools import ToolContext
 from tests.support.conductor_harness import make_plan
@@ -19,7 +20,6 @@ from tests.support.fake_tools import FakeTool
 from tests.support.window import DEFAULT_SETTINGS, next_emit, open_window
 from ui.controller import RunController
 from ui.main_window import MainWindow
-from ui.words import plural
 
 
 def test_counts_read_as_words() -> None:

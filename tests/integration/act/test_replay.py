@@ -37,7 +37,7 @@ async def replay(
     recorder = await JsonlRecorder.open(folder, fsync=False)
     try:
         report = await replay_run(run_dir, driver, recorder, confirm=asked, heal=heal)
-        await recorder.finish("REPLAY_OK" if report.ok else "REPLAY_DRIFT", reason=report.summary())
+        await recorder.finish(report.outcome, reason=report.summary())
     finally:
         await driver.close()
     assert verify(folder.root).ok  # the replay leaves its own verifiable receipts
@@ -103,3 +103,21 @@ async def test_replay_to_folder_is_what_the_cli_calls(act_harness: ActHarness, s
     (run_dir / "receipts.jsonl").write_text("tampered\n")
     with pytest.raises(ReplayError):
         await replay_to_folder(run_dir, act_harness.runs_dir)
+
+
+async def test_a_run_whose_every_step_was_declined_replays_nothing(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    """Before, `waypost replay` of a declined run said "replayed 0 action(s) ...: no drift", exit 0."""
+    from executor.confirm import ConfirmAnswer
+
+    actions = [{"kind": "fill", "target": {"label": "Name"}, "value": "Ada"}]
+    plan = act_plan(
+        [{"step_id": "a1", "type": "ACT", "inputs": {"url": site.url("/signup.html"), "actions": actions}}]
+    )
+    declined = await act_harness.run(plan, confirm=Answer(ConfirmAnswer.DENY))
+    assert declined.run_status is RunStatus.BLOCKED_POLICY, declined.reason
+    report = await replay(act_harness, act_harness.runs_dir / declined.run_id, "replay_declined")
+    assert (report.replayed, report.ok, report.exit_code) == (0, False, 6)
+    assert "every step was declined in the original run" in report.summary()
+    assert report.declined == ["a1"]

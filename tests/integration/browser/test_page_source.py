@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+
 import pytest
 
 from browser.driver import PlaywrightDriver
@@ -45,6 +47,22 @@ async def test_http_errors_and_refusals(make_driver: MakeDriver, site: FixtureSi
         await driver.fetch_body("http://localhost:1/terms.pdf")
     with pytest.raises(PageLoadError, match="HTTP 404"):
         await driver.fetch_body(site.url("/research/none.pdf"))
+
+
+async def test_a_page_that_never_loads_is_said_in_words(driver: PlaywrightDriver) -> None:
+    """Before: "could not load http://127.0.0.1:9/: Page.goto: net::ERR_UNSAFE_PORT at http://..."."""
+    with socket.socket() as free:  # a port nothing listens on once it is closed
+        free.bind(("127.0.0.1", 0))
+        port = free.getsockname()[1]
+    with pytest.raises(PageLoadError) as refused:
+        await driver.load_page(f"http://127.0.0.1:{port}/")
+    assert str(refused.value) == (
+        f"could not load http://127.0.0.1:{port}/: nothing is listening at that address "
+        "(net::ERR_CONNECTION_REFUSED)"
+    )
+    with pytest.raises(PageLoadError, match=r"refuses that port, .*\(net::ERR_UNSAFE_PORT\)$") as unsafe:
+        await driver.load_page("http://127.0.0.1:9/")
+    assert "Page.goto" not in str(unsafe.value)
 
 
 async def test_fetch_body_gets_a_pdf_as_bytes(driver: PlaywrightDriver, site: FixtureSite) -> None:

@@ -20,10 +20,10 @@ def progress() -> StepProgress:
 
 def test_inputs_are_listed_redacted_and_not_submitted() -> None:
     text = describe(
-        progress(), goal_summary="filled 1 field(s)", submit_blocked=True,
+        progress(), goal_summary="filled 1 field", submit_blocked=True,
         blocked_actions=["submit"], redactor=Redactor(),
     )  # fmt: skip
-    assert text.startswith("Prefilled 3 field(s) on http://site/signup: ")
+    assert text.startswith("Prefilled 3 fields on http://site/signup: ")
     assert 'Email = "a@b.co"; Password = [REDACTED]; Package = "Pro" (selected).' in text
     assert "hunter22" not in text
     assert "The form was NOT submitted" in text
@@ -31,7 +31,7 @@ def test_inputs_are_listed_redacted_and_not_submitted() -> None:
 
 def test_declared_secrets_and_missing_fields() -> None:
     p = progress()
-    text = describe(p, goal_summary="filled 2 field(s); not found: phone", submit_blocked=False,
+    text = describe(p, goal_summary="filled 2 fields; not found: phone", submit_blocked=False,
                     redactor=Redactor(["a@b.co"]))  # fmt: skip
     assert "a@b.co" not in text and "NOT submitted" not in text
     assert text.endswith("No field found for: phone.")

@@ -307,6 +307,21 @@ def test_list_runs_newest_first_with_fields(store: CheckpointStore) -> None:
     assert [r.run_id for r in store.list_runs(limit=2)] == ["run_3", "run_2"]
 
 
+def test_list_runs_names_the_page_a_run_was_given(store: CheckpointStore) -> None:
+    """The page comes out of the plan row; a plan row that is not JSON (or names no page) gives
+    None and the run still lists."""
+    given = make_plan("p2").model_copy(
+        update={"steps": [Step(step_id="s1", type=StepType.OPEN_URL, inputs={"url": "http://a.test/x"})]}
+    )
+    store.start_run(run_id="run_2", plan=given, exec_mode="RESEARCH_ONLY")
+    store.start_run(run_id="run_3", plan=make_plan("p3"), exec_mode="RESEARCH_ONLY")
+    with closing(sqlite3.connect(store.path)) as conn, conn:
+        conn.execute("UPDATE plans SET data = '{not json' WHERE run_id = 'run_3'")
+    pages = {r.run_id: (r.page, r.status) for r in store.list_runs()}
+    assert pages["run_2"] == ("http://a.test/x", "RUNNING")
+    assert pages["run_3"] == (None, "RUNNING") and pages["run_1"][0] is None
+
+
 def test_delete_run_removes_everything(store: CheckpointStore) -> None:
     save(store, "run_1", make_step("s1"), evidence(1))
     store.save_checkpoint("run_1", None)

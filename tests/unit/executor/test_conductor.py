@@ -104,6 +104,9 @@ async def test_declined_gate_ends_blocked_policy(harness: Harness) -> None:
     assert bundle.run_status is RunStatus.BLOCKED_POLICY
     assert statuses(bundle) == {"a1": StepStatus.BLOCKED_GATE}
     assert harness.tools["form_fill"].calls == []
+    # The run is over: its answer says what was declined in words, never "Waiting for you: gate ...".
+    step = plan.steps[0].name or plan.steps[0].type_name
+    assert bundle.final_answer == f"Not done: “{step}” was declined at its gate, so nothing more was done."
 
 
 class ScriptedConfirm:
