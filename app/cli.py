@@ -4,7 +4,6 @@ docs/architecture.md."""
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import sys
 from collections.abc import Sequence
@@ -39,6 +38,7 @@ if TYPE_CHECKING:
     from executor.confirm import ConfirmHandler
     from executor.models import RunBundleV1
     from executor.service import AgentCore
+    from planner.service import PlanResult
 
 # Everything a command needs beyond the parser is imported inside that command: `waypost plan`
 # must not load Playwright, the model client, numpy or Qt (docs/architecture.md, "Cold start").
@@ -135,6 +135,18 @@ async def _cmd_plan(args: argparse.Namespace, settings: Settings) -> int:
     from executor.planning import plan_task
 
     result = await plan_task(args.task, llm=llm_settings(settings), url=args.url, planner=settings.planner)
+    return _print_plan(args, result)
+
+
+def _cmd_plan_rules(args: argparse.Namespace) -> int:
+    """`plan --planner rules`: the same plan and output as `_cmd_plan`, with no loop or model client."""
+    from executor.planning import plan_with_rules
+
+    reached("command.started")
+    return _print_plan(args, plan_with_rules(args.task, url=args.url))
+
+
+def _print_plan(args: argparse.Namespace, result: PlanResult) -> int:
     if result.secrets:
         print(argv_warning(result.secrets), file=sys.stderr)
     _emit(args, json.loads(result.plan.model_dump_json()), _describe_plan(result.plan))
@@ -356,7 +368,10 @@ def _dispatch(args: argparse.Namespace) -> int:
         "mcp": cli_mcp.cmd_mcp,
         "approve": cli_mcp.cmd_approve,
     }
+    if args.command == "plan" and settings.planner == "rules":
+        return _cmd_plan_rules(args)  # no event loop to start: the rules plan in plain Python
     command = commands[args.command]
+    import asyncio  # here, not at the top: `plan --planner rules` starts without it
 
     async def watched() -> int:
         with args.stop.watch():
@@ -396,10 +411,17 @@ def run_arguments(args: argparse.Namespace) -> int:
     except OSError as exc:  # a file or folder of this machine, named in the sentence
         print(scrub(f"waypost: {describe_os_error(exc)}"), file=sys.stderr)
         return EXIT_BAD_INPUT
-    except (KeyboardInterrupt, asyncio.CancelledError) as exc:
+    except _stopped() as exc:
         if isinstance(exc, KeyboardInterrupt):  # before or after the command's own handlers
             stop.signal_name = signal_name(exc)
         return stop.report(bool(getattr(args, "json", False)))
+
+
+def _stopped() -> tuple[type[BaseException], ...]:
+    """A stop: Ctrl-C, or asyncio's cancellation when a command started a loop (evaluated only when
+    an exception escapes; no loop ran if asyncio is not loaded)."""
+    asyncio = sys.modules.get("asyncio")
+    return (KeyboardInterrupt, asyncio.CancelledError) if asyncio is not None else (KeyboardInterrupt,)
 
 
 def _resume_hint(stop: Stop) -> str:

@@ -9,7 +9,6 @@ run to resume. Outside the watch, app/stopped.py's handlers (taken in app/entry.
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
 import os
 import signal
@@ -46,6 +45,8 @@ class Stop:
         the way out), and a watchdog ends the process GRACE_S later if anything still holds it.
         On the way out the handlers found on the way in are put back (a signal already honoured
         leaves later ones ignored: the stop is under way)."""
+        import asyncio  # only commands with a loop watch: `plan --planner rules` has none
+
         loop = asyncio.get_running_loop()
         task = asyncio.current_task()
         before = {signum: signal.getsignal(signum) for signum in SIGNALS}

@@ -42,8 +42,20 @@
   };
   ser(document);
   if (typeof maskSelector !== "string") return out.join("");
+  // Where the viewport looks and which element has focus: what a picture shows that the DOM
+  // serialisation does not (a scroll, a focus ring). Focus is named by its path of child indices.
+  const focusPath = (el) => {
+    const path = [];
+    for (let at = el; at && at.parentElement; at = at.parentElement) {
+      path.push(Array.prototype.indexOf.call(at.parentElement.children, at));
+    }
+    return path.reverse().join(".");
+  };
+  const view = [scrollX, scrollY, innerWidth, innerHeight, devicePixelRatio].join(",") + " focus " +
+    (document.activeElement ? focusPath(document.activeElement) : "-");
   return {
     dom: out.join(""),
+    view,
     title: document.title,
     sensitive: roots.some((root) => root.querySelector(maskSelector) !== null),
   };

@@ -15,7 +15,8 @@ right before the picture is taken:
   (Page.captureScreenshot with optimizeForSpeed), skipping Playwright's per-screenshot round trips
   (style injection and removal in every frame, fonts, layout metrics) and trading PNG compression
   for encoding time. The pixels are the ones Playwright's screenshot gives (lossless PNG either way;
-  the file is 1.5-2.5 times larger on the fixture pages). The caret and running animations are left
+  the file is 1.5-2.5 times larger on the fixture pages, until the recorder re-deflates what it
+  stores: receipts/png.py). The caret and running animations are left
   as they render: two pictures of one state may differ by a blinking caret, which nothing relies on
   (reuse goes by DOM hash).
   Where no CDP session can be opened (not Chromium), Playwright's screenshot is used.
@@ -160,4 +161,5 @@ async def capture(
         dom_hash=state.dom_hash,
         screenshot=shot if path is None else None,
         screenshot_path=str(path) if path is not None and shot is not None else None,
+        view=state.view,
     )

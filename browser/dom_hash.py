@@ -43,6 +43,10 @@ class DomState:
     title: str
     sensitive_frames: list[Frame] = field(default_factory=list)
     complete: bool = True
+    #: The main frame's scroll offsets, viewport size, pixel ratio and focused element: two states
+    #: with the same hash and view show the same picture (receipts reuse one file for both).
+    #: None when the main frame did not answer.
+    view: str | None = None
 
 
 async def _each_frame(page: Page, arg: str | None) -> tuple[list[tuple[Frame, Any]], int]:
@@ -74,12 +78,14 @@ async def dom_state(page: Page, sensitive_selector: str) -> DomState:
     """DOM hash, title and sensitive frames in the same single pass (one round trip per frame,
     all frames at once): the hash is the one `dom_hash` gives; the title is "" mid-navigation."""
     answered, asked = await _each_frame(page, sensitive_selector)
-    title = next((str(r["title"]) for f, r in answered if f == page.main_frame), "")
+    main = next((r for f, r in answered if f == page.main_frame), None)
+    title = str(main["title"]) if main is not None else ""
     return DomState(
         dom_hash=hash_text(_joined([(f, str(r["dom"])) for f, r in answered])),
         title=title,
         sensitive_frames=[f for f, r in answered if r["sensitive"]],
         complete=len(answered) == asked,
+        view=str(main["view"]) if main is not None else None,
     )
 
 

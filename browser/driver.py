@@ -90,7 +90,7 @@ class FactsAware(Protocol):
 class LookAware(Protocol):
     """A driver that can show a gate what an action will touch (browser/look_ahead.py)."""
 
-    async def look(self, url: str | None, choose: Chooser, path: Path) -> Look: ...
+    async def look(self, url: str | None, choose: Chooser, path: Path | None) -> Look: ...
 
 
 class PlaywrightDriver:
@@ -188,9 +188,10 @@ class PlaywrightDriver:
     async def set_policy(self, policy: BrowserPolicy) -> None:
         await self._call("setting the guards", lambda: self.session.set_policy(policy))
 
-    async def look(self, url: str | None, choose: Chooser, path: Path) -> Look:
+    async def look(self, url: str | None, choose: Chooser, path: Path | None) -> Look:
         """The page a gate asks about (`url` in a tab of its own, else the active tab), with the
-        elements of the actions `choose` picks boxed; nothing is typed or clicked."""
+        elements of the actions `choose` picks boxed, pictured at `path` (None: not pictured);
+        nothing is typed or clicked."""
         vault = self.session.vault
         secrets = vault.redactor.values()
         return await self._call(

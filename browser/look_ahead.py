@@ -74,14 +74,15 @@ async def look(
     session: BrowserSession,
     url: str | None,
     choose: Chooser,
-    path: Path,
+    path: Path | None,
     *,
     redact: Callable[[str], str] = lambda s: s,
     secrets: Sequence[str] = (),
     timeout_ms: float | None = None,
 ) -> Look:
     """The page at `url` in a tab of its own (the active tab when None), its chosen actions' elements
-    boxed, and its picture at `path`."""
+    boxed, and its picture at `path` (None: no picture, the state only, for a caller that may
+    already hold a picture of this very state)."""
     if url is None:
         return await _look_at(session.page, choose, path, redact, secrets, scroll=False)
     reason = session.url_policy.check(url)
@@ -113,7 +114,7 @@ async def look(
 async def _look_at(
     page: Page,
     choose: Chooser,
-    path: Path,
+    path: Path | None,
     redact: Callable[[str], str],
     secrets: Sequence[str],
     *,
@@ -129,7 +130,7 @@ async def _look_at(
         if found is not None and found.ok and found.locator is not None:
             await found.locator.scroll_into_view_if_needed(timeout=FIND_MS)  # the tab is ours alone
             marks = await _mark(page, actions, redact)
-    shot = await capture(page, path=path, redact=redact, secrets=secrets)
+    shot = await capture(page, with_screenshot=path is not None, path=path, redact=redact, secrets=secrets)
     return Look(
         capture=shot,
         viewport_width=viewport["width"] if viewport else None,

@@ -431,3 +431,5 @@ class PageCapture(Contract):
     dom_hash: str = Field(pattern=r"^[0-9a-f]{64}$")
     screenshot: bytes | None = None
     screenshot_path: str | None = None
+    #: Scroll, viewport and focus (browser/dom_hash.py DomState.view); None when unknown.
+    view: str | None = None

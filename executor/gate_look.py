@@ -15,6 +15,7 @@ picture's pixels and the values to be typed, secrets as their placeholders.
 
 from __future__ import annotations
 
+import os
 import shutil
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime
@@ -61,6 +62,11 @@ def marks_of(look: Look) -> list[GateMark]:
     return marks
 
 
+#: The file of a receipt's picture that shows exactly this state, if there is one
+#: (receipts.recorder.JsonlRecorder.recorded_shot).
+Recorded = Callable[[PageCapture], Path | None]
+
+
 async def look_and_note(
     driver: BrowserDriver,
     run_id: str,
@@ -69,31 +75,55 @@ async def look_and_note(
     url: str | None,
     choose: Chooser,
     note: str = "",
+    recorded: Recorded | None = None,
 ) -> str | None:
     """The picture of `url` (the active tab when None) with the chosen actions' elements marked, and
-    its note; the page as it is when the driver cannot look (or the page would not open), saying why."""
+    its note; the page as it is when the driver cannot look (or the page would not open), saying why.
+    On the active tab, `recorded` may name a receipt's picture of the very same state: the gate's
+    picture is then that file (a link to it), not a second screenshot."""
     folder = run_dir / GATES
     if not isinstance(driver, LookAware):
         return await take_gate_preview(driver, run_id, folder, name)
+    reuse = url is None and recorded is not None
     try:
-        look = await driver.look(url, choose, fresh_path(folder, name))
+        look = await driver.look(url, choose, None if reuse else fresh_path(folder, name))
     except LookRefused as exc:
         capture = await driver.capture(screenshot=True, path=fresh_path(folder, name))
         return write_preview(capture, run_id, note=f"The step's page could not be opened for a look: {exc}")
-    return write_preview(
-        look.capture, run_id, marks=marks_of(look), viewport_width=look.viewport_width, note=note
-    )
+    capture = look.capture
+    if reuse:
+        capture = await _picture(driver, capture, recorded, fresh_path(folder, name))
+    return write_preview(capture, run_id, marks=marks_of(look), viewport_width=look.viewport_width, note=note)
+
+
+async def _picture(
+    driver: BrowserDriver, state: PageCapture, recorded: Recorded | None, path: Path
+) -> PageCapture:
+    """`state` pictured at `path`: a link to the receipt's file of the same state, else a new shot."""
+    shot = recorded(state) if recorded is not None else None
+    if shot is not None and shot.is_file():
+        try:
+            os.link(shot, path)  # one file on disk; receipts' files are never rewritten
+        except OSError:
+            shutil.copyfile(shot, path)  # a file system without hard links
+        return state.model_copy(update={"screenshot_path": str(path)})
+    return await driver.capture(screenshot=True, path=path)
 
 
 async def look_at_action(
-    driver: BrowserDriver, run_id: str, run_dir: Path, name: str, action: Action
+    driver: BrowserDriver,
+    run_id: str,
+    run_dir: Path,
+    name: str,
+    action: Action,
+    recorded: Recorded | None = None,
 ) -> str | None:
     """An action gate's picture: the page as it is, the action's element marked."""
 
     def choose(_: Observation) -> Sequence[Action]:
         return [action]
 
-    return await look_and_note(driver, run_id, run_dir, name, None, choose)
+    return await look_and_note(driver, run_id, run_dir, name, None, choose, recorded=recorded)
 
 
 def last_recorded(run_dir: Path, run_id: str, name: str) -> str | None:

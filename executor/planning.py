@@ -8,11 +8,37 @@ the replanner (which pull in the run machinery) are imported only when a model m
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from planner.context import build_context
-from planner.llm_settings import LLMSettings
 from planner.models import AttachedFile, ContextPack, TabContext
-from planner.service import PlannerChoice, PlanResult, make_plan
+from planner.service import PlannerChoice, PlanResult, make_plan, plan_by_rules
+
+if TYPE_CHECKING:
+    from planner.llm_settings import LLMSettings
+
+
+def task_context(
+    task: str,
+    *,
+    url: str | None = None,
+    title: str | None = None,
+    selection: str = "",
+    files: Sequence[str] = (),
+) -> ContextPack:
+    """What the planner knows besides the words: the tab and files given, else what the task names."""
+    if url or title or selection or files:
+        return ContextPack(
+            active_tab=TabContext(url=url, title=title, selection_text=selection),
+            attached_files=[AttachedFile(path=f) for f in files],
+        )
+    return build_context(task)
+
+
+def plan_with_rules(task: str, *, url: str | None = None) -> PlanResult:
+    """The rules' plan, with no event loop, model client or run machinery loaded (the CLI's
+    `plan --planner rules`: it starts in a fraction of the time, docs/architecture.md "Cold start")."""
+    return plan_by_rules(task, context=task_context(task, url=url))
 
 
 async def plan_task(
@@ -26,12 +52,7 @@ async def plan_task(
     planner: PlannerChoice = "auto",
 ) -> PlanResult:
     """The plan for a task; a model-made plan is checked by the critic (and replanned once) first."""
-    context = build_context(task)
-    if url or title or selection or files:
-        context = ContextPack(
-            active_tab=TabContext(url=url, title=title, selection_text=selection),
-            attached_files=[AttachedFile(path=f) for f in files],
-        )
+    context = task_context(task, url=url, title=title, selection=selection, files=files)
     result = await make_plan(task, context=context, planner=planner, llm=llm)
     if result.planner_used != "llm":
         return result

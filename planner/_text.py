@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
+from typing import TypeVar
 
 _VI_MARKED = re.compile(
     "[àáạảãâầấậẩẫăằắặẳẵèéẹẻẽêềếệểễìíịỉĩòóọỏõôồốộổỗơờớợởỡùúụủũưừứựửữỳýỵỷỹđ]", re.IGNORECASE
@@ -97,20 +99,26 @@ def _plain_pattern(phrases: tuple[str, ...]) -> re.Pattern[str] | None:
     return phrase_pattern(plain) if plain else None
 
 
-_Compiled = tuple[re.Pattern[str], re.Pattern[str] | None, re.Pattern[str] | None]
-#: id(phrases) -> (phrases, patterns). Lexicon tuples live for the whole process, and hashing a
-#: 150-phrase tuple on every lookup (as lru_cache would) costs more than the matching itself.
-_BY_ID: dict[int, tuple[tuple[str, ...], _Compiled]] = {}
+_Marked = tuple[re.Pattern[str] | None, re.Pattern[str] | None]
+#: id(phrases) -> (phrases, pattern(s)). Lexicon tuples live for the whole process, and hashing a
+#: 150-phrase tuple on every lookup (as lru_cache would) costs more than the matching itself. The
+#: folded pattern and the two a text with diacritics needs are built apart: most texts have none,
+#: and compiling patterns a text never uses was a good part of `waypost plan`'s start.
+_FOLDED: dict[int, tuple[tuple[str, ...], re.Pattern[str]]] = {}
+_MARKED: dict[int, tuple[tuple[str, ...], _Marked]] = {}
+_T = TypeVar("_T")
 
 
-def _compiled(phrases: tuple[str, ...]) -> _Compiled:
-    entry = _BY_ID.get(id(phrases))
+def _by_id(
+    cache: dict[int, tuple[tuple[str, ...], _T]], phrases: tuple[str, ...], build: Callable[[], _T]
+) -> _T:
+    entry = cache.get(id(phrases))
     if entry is not None and entry[0] is phrases:
         return entry[1]
-    compiled = (phrase_pattern(phrases), _accent_pattern(phrases), _plain_pattern(phrases))
-    if len(_BY_ID) < 4096:
-        _BY_ID[id(phrases)] = (phrases, compiled)
-    return compiled
+    built = build()
+    if len(cache) < 4096:
+        cache[id(phrases)] = (phrases, built)
+    return built
 
 
 def search_terms(text: Text, phrases: tuple[str, ...]) -> list[re.Match[str]]:
@@ -119,9 +127,9 @@ def search_terms(text: Text, phrases: tuple[str, ...]) -> list[re.Match[str]]:
     A Vietnamese text typed with diacritics is matched against the accented phrases, so "mô tả"
     (describe) never reads as "mở" (open); a text typed without them falls back to folded matching.
     """
-    folded_all, accented, plain = _compiled(phrases)
     if not text.marked:
-        return list(folded_all.finditer(text.folded))
+        return list(_by_id(_FOLDED, phrases, lambda: phrase_pattern(phrases)).finditer(text.folded))
+    accented, plain = _by_id(_MARKED, phrases, lambda: (_accent_pattern(phrases), _plain_pattern(phrases)))
     found: list[re.Match[str]] = []
     if accented is not None:
         found.extend(accented.finditer(text.lower))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from common.lazy import lazy_pattern
 from planner._text import strip_quotes
 from planner.ask_words import NUMBER_WORDS, is_field_word, noun_phrase
 from planner.asks import (
@@ -68,7 +69,7 @@ def buying(verb: str, rest: str) -> list[Ask] | None:
     return [*asks, *_checkout_parts(others), SubmitAsk(purpose="order")]
 
 
-_TRIP = re.compile(
+_TRIP = lazy_pattern(
     r"(?i)(?:\b(?:from|từ)\s+(?P<from>[A-ZÀ-Ỹ][\w\sÀ-ỹ'.-]*?)\s+(?:to|đi|đến|tới|ra|vào)\s+|"
     r"\b(?:flights?|chuyến bay|vé)\s+(?!from\b|từ\b)(?P<from2>[A-ZÀ-Ỹ][\w'.-]*(?:\s+[A-ZÀ-Ỹ][\w'.-]*)*)\s+to"
     r"\s+)"
@@ -76,13 +77,13 @@ _TRIP = re.compile(
 )
 
 
-_TRIP_DATE = re.compile(
+_TRIP_DATE = lazy_pattern(
     r"(?i)\b(?:on|ngày|for)\s+(?P<date>\d{4}-\d{2}-\d{2}|\d{1,2}/\d{1,2}/\d{4}|\d{1,2}\s+\w+\s+\d{4}|"
     r"\w+\s+\d{1,2},?\s+\d{4})"
 )
 
 
-_TRIP_PEOPLE = re.compile(
+_TRIP_PEOPLE = lazy_pattern(
     r"(?i)\b(?:for|cho)\s+(?P<n>\d+|one|two|three|four|five|six)\s+"
     r"(?:passengers?|people|persons?|adults?|travell?ers?|người|khách)"
 )
@@ -111,7 +112,7 @@ def trip_fields(text: str) -> dict[str, str]:
     return fields
 
 
-_TRIP_CLASS = re.compile(
+_TRIP_CLASS = lazy_pattern(
     r"(?i)\b(?:in\s+)?(?P<cabin>premium economy|economy|business|first)\s+class\b|hạng\s+"
     r"(?P<vi>phổ thông|thương gia)"
 )
@@ -142,14 +143,14 @@ def searching(verb: str, rest: str) -> list[Ask] | None:
     return [SearchAsk(query=query)] if query else None
 
 
-_DESCENDING = re.compile(
+_DESCENDING = lazy_pattern(
     r"(?i)\s*,?\s*(?:from\s+)?(?:highest|most expensive|largest|newest|descending|high(?:est)? to low(?:est)"
     r"?|"
     r"biggest first|cao xuống thấp|giảm dần)(?:\s+first)?\b"
 )
 
 
-_ASCENDING = re.compile(
+_ASCENDING = lazy_pattern(
     r"(?i)\s*,?\s*(?:from\s+)?(?:lowest|cheapest|smallest|oldest|ascending|low(?:est)? to high(?:est)?|"
     r"thấp đến cao|thấp lên cao|tăng dần)(?:\s+first)?\b"
 )

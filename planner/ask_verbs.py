@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 
+from common.lazy import lazy_pattern
 from planner._text import fold, has_vietnamese_marks, strip_quotes
 from planner.ask_commerce import adding, buying, searching, sorting, trip_fields
 from planner.ask_forms import advancing, creating, filling, renaming, saving, saying, setting, submitting
@@ -22,7 +23,7 @@ from planner.asks import (
 )
 
 #: A fill verb inside what is opened: Vietnamese runs "open X fill Y" together without a comma.
-_EMBEDDED_FILL = re.compile(r"(?i)(?<=\w)\s+(?P<verb>điền sẵn|điền|nhập|prefill|fill in|fill)\s+")
+_EMBEDDED_FILL = lazy_pattern(r"(?i)(?<=\w)\s+(?P<verb>điền sẵn|điền|nhập|prefill|fill in|fill)\s+")
 
 
 def _opening(verb: str, rest: str) -> list[Ask] | None:
@@ -188,7 +189,7 @@ _VERBS: tuple[tuple[str, Reader], ...] = (
 )  # fmt: skip
 
 
-_VERB_RE = re.compile(
+_VERB_RE = lazy_pattern(
     r"^(?P<verb>"
     + "|".join(re.escape(fold(v)) for v, _ in sorted(_VERBS, key=lambda p: -len(p[0])))
     + r")(?![\w])",
@@ -201,7 +202,7 @@ _READER = {fold(v): r for v, r in _VERBS}
 _READER_VERB = {fold(v): v for v, _ in _VERBS}
 
 
-_ACCENTED = re.compile(
+_ACCENTED = lazy_pattern(
     r"^(?P<verb>" + "|".join(re.escape(v) for v, _ in sorted(_VERBS, key=lambda p: -len(p[0]))) + r")(?![\w])"
 )
 

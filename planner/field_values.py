@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from common.lazy import lazy_pattern
 from common.secrecy import PLACEHOLDER
 from planner._text import fold, strip_quotes
 from planner.payload import FIELD_WORDS
@@ -56,23 +57,23 @@ _FILLER = frozenset(
     ]
 )
 #: "with", "to", "as", "is", "=", ":" between a field and its value.
-_SEP = re.compile(
+_SEP = lazy_pattern(
     r"^\s*(?:(?:field|box|input)\s+)?(?:(?:with|to|is|as|=|:|of|thành|là)(?=\s|$)|=|:)?\s*", re.I
 )
 #: A value starts like this: a capital letter or digit, a quote, a placeholder, an address, "+".
-_VALUE_START = re.compile(r"""^(?:["'“‘«]|""" + PLACEHOLDER.pattern + r"""|[A-ZÀ-Ỹ0-9+]|[\w.+-]+@)""")
+_VALUE_START = lazy_pattern(r"""^(?:["'“‘«]|""" + PLACEHOLDER.pattern + r"""|[A-ZÀ-Ỹ0-9+]|[\w.+-]+@)""")
 #: Items of a list: commas and "and" (not inside quotes or placeholders).
-_ITEM_BREAK = re.compile(r"\s*,\s*(?:and\s+|và\s+)?|\s+(?:and|và|va|as well as|plus)\s+", re.I)
+_ITEM_BREAK = lazy_pattern(r"\s*,\s*(?:and\s+|và\s+)?|\s+(?:and|và|va|as well as|plus)\s+", re.I)
 #: "'Hello' into the message box", "Bob in the name field".
-_INTO = re.compile(
+_INTO = lazy_pattern(
     r"""^(?P<value>["'“‘][^"'”’]+["'”’]|\S+(?:\s+\S+){0,5}?)\s+(?:in|into|vào|vao)\s+(?:the\s+|my\s+|your\s+)?"""
     r"(?P<field>[\w\s-]{1,40}?)(?:\s+(?:field|box|input|ô|trường))?$",
     re.I,
 )
 #: "Billing as the subject", "ada@x.co as my email".
-_AS = re.compile(r"^(?P<value>.+?)\s+as\s+(?:the\s+|my\s+|your\s+)?(?P<field>[\w\s-]{1,40})$", re.I)
+_AS = lazy_pattern(r"^(?P<value>.+?)\s+as\s+(?:the\s+|my\s+|your\s+)?(?P<field>[\w\s-]{1,40})$", re.I)
 #: "my email is a@b.co".
-_IS = re.compile(
+_IS = lazy_pattern(
     r"^(?:my\s+|the\s+|your\s+)?(?P<field>[\w\s-]{1,30}?)\s+(?:is|are|là)\s+(?P<value>.+)$", re.I
 )
 KNOWN_FIELDS = sorted(
@@ -167,7 +168,7 @@ def read_list(text: str) -> list[FieldValue]:
     return out
 
 
-_QUOTED = re.compile(r"""["“‘][^"”’]*["”’]|""" + PLACEHOLDER.pattern)
+_QUOTED = lazy_pattern(r"""["“‘][^"”’]*["”’]|""" + PLACEHOLDER.pattern)
 
 
 def _protect(text: str) -> tuple[str, list[str]]:

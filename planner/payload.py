@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 
+from common.lazy import lazy_pattern
 from common.secrecy import PLACEHOLDER
 from planner import slots
 from planner._text import Text, fold, search_terms, strip_quotes
@@ -45,7 +46,7 @@ _PLACE = (
     # "into the" is left after the value
     r"|\s(?:in|into|vào|vao)(?:\s+the)?\s*$"
 )
-_STOP = re.compile(
+_STOP = lazy_pattern(
     r"(?i)\s*(?:[,;()\n]|\s(?:and|và|va|then|rồi|roi|but|nhưng|nhung|after that|sau đó)\s|\.\s|\.$|$"
     + _PLACE
     + ")"
@@ -53,14 +54,14 @@ _STOP = re.compile(
 #: Verbs after which field values may follow (the task's actions, and "set"/"change" phrasing).
 _STARTS = (*ACTION, "set", "change", "update", "select", "put", "write", "request", "apply", "sửa", "đổi")
 #: "to" separates a field from its value only after a verb that sets: "change the name to Bob".
-_SETS = re.compile(r"(?i)\b(?:set|change|update|switch|đổi|doi|sửa|sua)\b")
+_SETS = lazy_pattern(r"(?i)\b(?:set|change|update|switch|đổi|doi|sửa|sua)\b")
 #: "register as Jane Doe": a capitalised name after "as" is the person's name.
-_AS_NAME = re.compile(r"\bas\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,3})")
+_AS_NAME = lazy_pattern(r"\bas\s+([A-Z][\w'-]+(?:\s+[A-Z][\w'-]+){0,3})")
 _TYPED = frozenset({"email", "phone", "date", "date_of_birth", "amount"})
 #: "fill the email field" names a field, not a value (lower case only: "An" is a name).
-_BAD_VALUE = re.compile(r"^(?:field|fields|box|input|ô|trường|the|a|an|form|it|này|Field|The|Form)\b")
+_BAD_VALUE = lazy_pattern(r"^(?:field|fields|box|input|ô|trường|the|a|an|form|it|này|Field|The|Form)\b")
 #: Addresses hold commas ("12 Ly Thuong Kiet, Ha Noi"): they end at the next field or a clause.
-_STOP_ADDRESS = re.compile(
+_STOP_ADDRESS = lazy_pattern(
     r"(?i)\s*(?:[;()\n]|\s(?:then|rồi|roi|but|nhưng|nhung)\s|\.\s|\.$|$" + _PLACE + ")"
 )
 

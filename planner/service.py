@@ -5,17 +5,18 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import SecretStr
 
-from planner.architect import LLMPlanner
 from planner.context import build_context
-from planner.llm_settings import LLMSettings
 from planner.metering import metered
 from planner.models import ContextPack, ExecutionPlan
 from planner.rules import plan_rules
-from planner.understand import understand
+from planner.understand import Understanding, understand
+
+if TYPE_CHECKING:
+    from planner.llm_settings import LLMSettings
 
 PlannerChoice = Literal["rules", "llm", "auto"]
 
@@ -47,8 +48,9 @@ async def make_plan(
     if planner == "llm" and not use_llm:
         raise PlannerConfigError("the llm planner needs a model: set a base URL or an API key")
     if not use_llm or llm is None:
-        plan = plan_rules(understood, ctx)
-        return PlanResult(plan=plan, planner_used="rules", secrets=understood.secrets)
+        return _by_rules(understood, ctx)
+    from planner.architect import LLMPlanner  # the model's path: its client loads only for a model
+
     if llm.deadline_s is None:  # a slow model never holds planning longer than its setting
         llm = llm.model_copy(update={"deadline_s": llm.planning_deadline_s})
     architect = LLMPlanner(llm)
@@ -67,3 +69,13 @@ async def make_plan(
         "rules" if any(c.startswith("LLM_FALLBACK:") for c in plan.reason_codes) else "llm"
     )
     return PlanResult(plan=plan, planner_used=used, secrets=understood.secrets)
+
+
+def plan_by_rules(task: str, *, context: ContextPack | None = None) -> PlanResult:
+    """The rules' plan, without an event loop: what `waypost plan --planner rules` needs, and all."""
+    understood = understand(task, context or build_context(task))
+    return _by_rules(understood, context or understood.context)
+
+
+def _by_rules(understood: Understanding, ctx: ContextPack) -> PlanResult:
+    return PlanResult(plan=plan_rules(understood, ctx), planner_used="rules", secrets=understood.secrets)

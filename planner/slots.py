@@ -9,31 +9,32 @@ from __future__ import annotations
 
 import re
 
+from common.lazy import lazy_pattern
 from planner.entities import parse_amount
 
 #: Between a field word and its value: "the name (field) with/as/to/is/=/: Bob".
-SEP = re.compile(
+SEP = lazy_pattern(
     r"^\s*(?:(?:field|box|input|ô|trường|o|truong)\s+)?"
     r"(?:(?:is|are|là|la|of|with|as|to|should be|bằng|bang|thành|thanh|:)(?=\s|$)|=|:)?\s*",
     re.IGNORECASE,
 )
-EMAIL = re.compile(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
-PHONE = re.compile(r"(?<![\w{])\+?\d[\d .-]{7,15}\d(?![\w}])")
-_DATE_DMY = re.compile(r"^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})")
-_DATE_ISO = re.compile(r"^(\d{4})-(\d{2})-(\d{2})")
-_MONEY = re.compile(
+EMAIL = lazy_pattern(r"[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}")
+PHONE = lazy_pattern(r"(?<![\w{])\+?\d[\d .-]{7,15}\d(?![\w}])")
+_DATE_DMY = lazy_pattern(r"^(\d{1,2})[/.-](\d{1,2})[/.-](\d{4})")
+_DATE_ISO = lazy_pattern(r"^(\d{4})-(\d{2})-(\d{2})")
+_MONEY = lazy_pattern(
     r"^(?P<cur1>\$|€|£|usd\s?|vnd\s?)?(?P<num>\d{1,3}(?:[.,]\d{3})+|\d+(?:[.,]\d+)?)\s?"
     r"(?P<unit>k|tr|triệu|trieu|nghìn|nghin|ngàn|ngan|million|m)?\s?"
     r"(?P<cur2>đ|vnd|vnđ|usd|dollars?|đồng|dong|\$)?(?![\w])",
     re.IGNORECASE,
 )
 #: Typed-in before the field it goes to: "enter 'Bob Smith' as the name", "type hello in the message box".
-BEFORE_FIELD = re.compile(
+BEFORE_FIELD = lazy_pattern(
     r"(?:(?P<q>[\"'“‘])(?P<quoted>[^\"'”’]{1,80})[\"'”’]|(?<=\s)(?P<word>[\w@.+-]{1,40}))"
     r"\s+(?:as|into|in|vào|vao|cho)\s+(?:the\s+|my\s+|your\s+|ô\s+|o\s+|trường\s+|truong\s+)?$",
     re.IGNORECASE,
 )
-_TYPING_VERB = re.compile(r"(?i)\b(?:enter|type|put|write|nhập|nhap|điền|dien|gõ|go)\s+$")
+_TYPING_VERB = lazy_pattern(r"(?i)\b(?:enter|type|put|write|nhập|nhap|điền|dien|gõ|go)\s+$")
 _CURRENCY = {"$": "USD", "usd": "USD", "dollar": "USD", "dollars": "USD", "€": "EUR", "£": "GBP"}
 
 

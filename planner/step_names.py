@@ -9,15 +9,16 @@ from __future__ import annotations
 import re
 from urllib.parse import urlsplit
 
+from common.lazy import lazy_pattern
 from planner import lexicon as lx
 from planner._text import Text, collapse_spaces, search_terms
 from planner.asks import AskList
 from planner.signals import TextFlags, blank
 
-_URL = re.compile(r"https?://\S+|(?<![@\w.])[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?:/\S*)?", re.IGNORECASE)
+_URL = lazy_pattern(r"https?://\S+|(?<![@\w.])[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?:/\S*)?", re.IGNORECASE)
 _FILLING = ("form", "fill", "fill in", "fill out", "prefill", "pre-fill", "điền", "biểu mẫu", "nhập")
-_CUT = re.compile(r"[,;:(!?]|\.(?:\s|$)|\s(?:and|then|but|và|rồi|roi|sau đó)\s|\{\{", re.IGNORECASE)
-_TRAILING = re.compile(r"(?:\s+(?:at|on|from|to|via|of|for|with|trên|tại|ở|o|tai|tren|the|a))+\s*$", re.I)
+_CUT = lazy_pattern(r"[,;:(!?]|\.(?:\s|$)|\s(?:and|then|but|và|rồi|roi|sau đó)\s|\{\{", re.IGNORECASE)
+_TRAILING = lazy_pattern(r"(?:\s+(?:at|on|from|to|via|of|for|with|trên|tại|ở|o|tai|tren|the|a))+\s*$", re.I)
 _FORM_KINDS = (
     ("signup", ("sign up", "signup", "register", "registration", "đăng ký", "đăng kí", "trial")),
     ("contact", ("contact", "liên hệ", "support")),

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Literal, Protocol
 
 from pydantic import BaseModel
@@ -35,6 +36,8 @@ class Capture:
     title: str = ""
     dom_hash: str | None = None
     screenshot: bytes | None = None
+    #: Scroll, viewport and focus as the browser layer names them; None when unknown.
+    view: str | None = None
 
 
 class CaptureLike(Protocol):
@@ -48,6 +51,8 @@ class CaptureLike(Protocol):
     def dom_hash(self) -> str | None: ...
     @property
     def screenshot(self) -> bytes | None: ...
+    @property
+    def view(self) -> str | None: ...
 
 
 class OutcomeLike(Protocol):
@@ -67,6 +72,7 @@ class Recorder(Protocol):
     @property
     def run_id(self) -> str: ...
     def needs_before_shot(self, url: str, dom_hash: str | None) -> bool: ...
+    def recorded_shot(self, state: CaptureLike) -> Path | None: ...
     async def record_action(
         self,
         *,

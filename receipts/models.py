@@ -89,6 +89,9 @@ class ActionRecord(_Record):
     after: PageState = Field(default_factory=PageState)
     #: True when `before.shot` is the previous action's after-shot (same URL and DOM hash).
     before_shot_reused: bool = False
+    #: True when `after.shot` is `before.shot`: the action left URL, DOM hash, scroll, viewport and
+    #: focus as they were, so the same picture shows both states (one file, one sha256).
+    after_shot_reused: bool = False
     duration_ms: float = Field(default=0.0, ge=0)
     gate: GateRef | None = None
 

@@ -39,6 +39,7 @@ from receipts.models import (
     SnapshotRecord,
     StateSnapshot,
 )
+from receipts.png import compact_png
 from receipts.redaction import Redactor, redact_zip
 from receipts.resume import OpenChain, open_chain
 from receipts.signing import KeySource, sign_run
@@ -52,6 +53,17 @@ def _expect(record: Record, kind: type[_R]) -> _R:
     if not isinstance(record, kind):  # pragma: no cover - data["kind"] decides the type
         raise ReceiptsError(f"wrote a {record.kind} record where a {kind.__name__} was meant")
     return record
+
+
+def _same_picture(a: PageState, a_view: str | None, b: PageState, b_view: str | None) -> bool:
+    """Two states a picture cannot tell apart: same URL and DOM hash, and a known, equal view."""
+    return (
+        a.dom_hash is not None
+        and a.dom_hash == b.dom_hash
+        and a.url == b.url
+        and a_view is not None
+        and a_view == b_view
+    )
 
 
 class JsonlRecorder:
@@ -76,6 +88,9 @@ class JsonlRecorder:
         self._actions = chain.actions
         self._started_at: datetime | None = chain.started_at
         self._last_after: PageState | None = chain.last_after
+        #: Scroll, viewport and focus of the last after-state (kept in memory only: a resumed chain
+        #: does not know it, so nothing is reused as a gate's picture until the next action).
+        self._last_view: str | None = None
         self._closed = False
 
     @classmethod
@@ -130,12 +145,26 @@ class JsonlRecorder:
             and last.url == self.redactor.text(url)
         )
 
+    def recorded_shot(self, state: CaptureLike) -> Path | None:
+        """The file of the last after-shot when `state` shows the very same picture (same URL, DOM
+        hash and view: scroll, viewport, focus), so a gate can show it instead of taking another."""
+        last = self._last_after
+        if last is None or last.shot is None:
+            return None
+        if not _same_picture(last, self._last_view, self._state(state, None), state.view):
+            return None
+        return self.folder.resolve(last.shot.path)
+
     # --- writing --------------------------------------------------------------------------------
 
     def _file(self, ref: str, data: bytes, files: list[tuple[Path, bytes]]) -> FileRef:
         """The ref a record carries for `data`, queued in `files` to be written with the record."""
         files.append((self.folder.resolve(ref), data))
         return FileRef(path=ref, sha256=hashlib.sha256(data).hexdigest())
+
+    async def _shot(self, ref: str, data: bytes, files: list[tuple[Path, bytes]]) -> FileRef:
+        """A screenshot's ref, stored re-deflated (receipts/png.py: same pixels, fewer bytes)."""
+        return self._file(ref, await asyncio.to_thread(compact_png, data), files)
 
     async def _append(self, data: dict[str, Any], files: Sequence[tuple[Path, bytes]] = ()) -> Record:
         """Seals and writes one record after the files it vouches for; the caller holds the lock
@@ -212,14 +241,25 @@ class JsonlRecorder:
             files: list[tuple[Path, bytes]] = []
             refs: dict[str, FileRef] = {}
             if before is not None and before.screenshot is not None and not reuse:
-                refs["before"] = self._file(
+                refs["before"] = await self._shot(
                     self.folder.shot_ref(f"{seq:06d}-before.png"), before.screenshot, files
                 )
-            if after is not None and after.screenshot is not None:
-                refs["after"] = self._file(
+            before_shot = self._last_after.shot if reuse and self._last_after else refs.get("before")
+            before_state = self._state(before, before_shot)
+            # An action that left the picture as it was (same URL, DOM hash, scroll, viewport and
+            # focus) points its after-state at the before-shot's file instead of storing it again.
+            after_reuse = (
+                after is not None
+                and before is not None
+                and before_shot is not None
+                and _same_picture(before_state, before.view, self._state(after, None), after.view)
+            )
+            if after_reuse and before_shot is not None:
+                refs["after"] = before_shot
+            elif after is not None and after.screenshot is not None:
+                refs["after"] = await self._shot(
                     self.folder.shot_ref(f"{seq:06d}-after.png"), after.screenshot, files
                 )
-            before_shot = self._last_after.shot if reuse and self._last_after else refs.get("before")
             after_state = self._state(after, refs.get("after"))
             text = self.redactor.text
             data: dict[str, Any] = {
@@ -232,15 +272,17 @@ class JsonlRecorder:
                 "outcome": Outcome(
                     status=out.status, message=text(out.message), candidates=[text(c) for c in out.candidates]
                 ),
-                "before": self._state(before, before_shot),
+                "before": before_state,
                 "after": after_state,
                 "before_shot_reused": reuse,
+                "after_shot_reused": after_reuse,
                 "duration_ms": max(duration_ms, 0.0),
                 "gate": gate,
             }
             record = _expect(await self._append(data, files), ActionRecord)
             self._actions += 1
             self._last_after = after_state if after is not None else None
+            self._last_view = after.view if after is not None else None
             return record
 
     async def record_gate_decision(
@@ -355,7 +397,7 @@ class JsonlRecorder:
             files: list[tuple[Path, bytes]] = []
             if final_state is not None and final_state.screenshot is not None:
                 ref = self.folder.shot_ref(f"{self._chain.seq + 1:06d}-final.png")
-                shot = self._file(ref, final_state.screenshot, files)
+                shot = await self._shot(ref, final_state.screenshot, files)
             artifacts = []
             if self.folder.trace.is_file():
                 await asyncio.to_thread(redact_zip, self.folder.trace, self.redactor)

@@ -183,9 +183,10 @@ def _action(record: ActionRecord, images: _Images) -> str:
             ("Allowed by", f"gate <code>{_e(g.gate_id)}</code> · {_e(g.scope)} scope · {_e(g.decided_by)}")
         )
     before_caption = "before (same as previous after)" if record.before_shot_reused else "before"
+    after_caption = "after (same as before: nothing visible changed)" if record.after_shot_reused else "after"
     shots = (
         f'<div class="shots">{images.thumb(record.before.shot, before_caption)}<span class="arrow">→</span>'
-        f"{images.thumb(record.after.shot, 'after')}</div>"
+        f"{images.thumb(record.after.shot, after_caption)}</div>"
     )
     raw = json.dumps(act, indent=2, ensure_ascii=False)
     title = (

@@ -259,7 +259,8 @@ class ReceiptsViewer(QWidget):
         if record is not None:
             reused = " (= previous after)" if record.before_shot_reused else ""
             self.before_caption.setText(f"<b>Before</b>{reused} · record {record.seq} · {record.before.url}")
-            self.after_caption.setText(f"<b>After</b> · record {record.seq} · {record.after.url}")
+            same = " (= before: nothing visible changed)" if record.after_shot_reused else ""
+            self.after_caption.setText(f"<b>After</b>{same} · record {record.seq} · {record.after.url}")
         else:
             self.before_caption.setText("<b>Before</b>")
             self.after_caption.setText("<b>After</b>")

@@ -109,7 +109,9 @@ class ActionClearance:
         cleared: Cleared | None = None
         if self.ask is not None:
             name = f"{self.env.step_id}-action-{self.progress.count}"
-            shot = await look_at_action(self.env.driver, self.env.run_id, self.env.run_dir, name, action)
+            env = self.env
+            recorded = env.recorder.recorded_shot
+            shot = await look_at_action(env.driver, env.run_id, env.run_dir, name, action, recorded)
             waiting = self.progress.model_copy(update={"count": self.progress.count - 1}).as_outputs()
             question = replace(question, screenshot_path=shot, progress=waiting)
             cleared = await self.ask(question)

@@ -101,3 +101,19 @@ def _runs_in_store(home: Path) -> list[str]:
         return []
     with CheckpointStore(path) as store:
         return [run.run_id for run in store.list_runs()]
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT], ids=["sigterm", "sigint"])
+def test_a_signal_while_the_rules_plan(sig: signal.Signals, tmp_path: Path) -> None:
+    """`plan --planner rules` starts no event loop: a stop is still a sentence, a document, exit 130."""
+    task = "open http://127.0.0.1:9/pricing and read the price"
+    started = time.monotonic()
+    with watched(tmp_path, "plan", "--planner", "rules", task, "--json", hold="command.started") as child:
+        child.wait_for("command.started")
+        os.kill(child.proc.pid, sig)
+        child.release()
+        outcome = finish(child.proc, started, 60)
+    assert outcome.code == 130, outcome.err
+    assert "Traceback" not in outcome.err and f"stopped by {sig.name}" in outcome.err, outcome.err
+    document = json.loads(outcome.out)
+    assert document["run_status"] == "INTERRUPTED" and document["run_id"] is None

@@ -10,7 +10,7 @@ from PySide6.QtGui import QGuiApplication
 from pytestqt.qtbot import QtBot
 
 from common.secrecy import REDACTED
-from receipts import JsonlRecorder, RunFolder
+from receipts import Capture, JsonlRecorder, RunFolder
 from receipts.verify import verify
 from tests.support.receipt_forgery import swap_file_and_revouch
 from tests.support.window import next_emit, png_bytes, record, record_run
@@ -186,3 +186,20 @@ async def test_research_reads_are_listed_as_receipt_entries(qtbot: QtBot, tmp_pa
     viewer.table.selectRow(1)
     assert not viewer.before.has_image and not viewer.after.has_image
     await viewer.aclose()
+
+
+async def test_an_after_that_is_the_before_file_shows_both_and_verifies(qtbot: QtBot, tmp_path: Path) -> None:
+    folder = RunFolder.for_run(tmp_path / "runs", "run_same").create()
+    recorder = await JsonlRecorder.open(folder)
+    url, view = "http://127.0.0.1:8000/a", "0,0,1280,800,1 focus -"
+    page = Capture(url=url, dom_hash="d" * 64, screenshot=png_bytes(), view=view)
+    await recorder.record_action(action={"kind": "wait", "text": "Ready"}, outcome={"status": "ok"},
+                                 before=page, after=page)  # fmt: skip
+    await recorder.finish("SUCCESS")
+    viewer = ReceiptsViewer()
+    qtbot.addWidget(viewer)
+    await viewer.load(folder.root)
+    assert viewer.before.has_image and viewer.after.has_image  # one file, shown on both sides
+    assert "= before" in viewer.after_caption.text()
+    check = await viewer.verify_run()
+    assert check.chain.ok and check.chain.files_checked == 2  # the record names the file twice

@@ -84,7 +84,11 @@ def test_plan_with_the_rules_loads_no_heavy_library(tmp_path: Path) -> None:
         f"'--runs-dir', {str(tmp_path / 'runs')!r}, '--json']) == 0"
     )
     assert _loaded_after(code, tmp_path) == []
-    assert "executor.models" not in _modules_after(code, tmp_path)  # the run contracts: for runs
+    loaded = _modules_after(code, tmp_path)
+    assert "executor.models" not in loaded  # the run contracts: for runs
+    # The rules plan runs in plain Python: no event loop (asyncio with ssl, sockets, threads) and no
+    # model client module are started for it.
+    assert not {"asyncio", "planner.llm", "planner.architect", "app.wiring"} & loaded
 
 
 def test_a_core_without_a_model_loads_neither_the_model_client_nor_qt(tmp_path: Path) -> None:

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtGui import QImage
 
+from browser.capture import plain_screenshot
 from browser.dom_hash import normalised_dom
 from browser.driver import PlaywrightDriver
+from receipts.png import compact_png
 from tests.integration.browser._helpers import act
 from tests.support.site import FixtureSite
 
@@ -125,3 +128,17 @@ async def test_sensitive_fields_in_frames_and_shadow_roots_are_masked(
         raws.append(await page.screenshot(animations="disabled", caret="hide"))
     assert raws[0] != raws[1]  # unmasked, the typed text shows
     assert shots[0] is not None and shots[0] == shots[1]
+
+
+async def test_a_stored_screenshot_is_smaller_with_the_same_pixels(
+    driver: PlaywrightDriver, site: FixtureSite
+) -> None:
+    for path in ("/order_desk.html", "/prices.html", "/form.html"):
+        await act(driver, "navigate", url=site.url(path))
+        fast = await plain_screenshot(driver.session.page)  # Chromium's fast PNG, as a run stores it
+        small = compact_png(fast)
+        assert len(small) < len(fast), path
+        decoded = [
+            QImage.fromData(data).convertToFormat(QImage.Format.Format_RGBA8888) for data in (fast, small)
+        ]
+        assert not decoded[0].isNull() and decoded[0] == decoded[1], path
