@@ -185,3 +185,9 @@ def page_lines(text: str) -> list[str]:
             continue
         out.extend(s.strip() for s in re.split(r"(?<=[.!?])\s+(?=[A-Z])", line) if s.strip())
     return out
+
+
+#: Words that name the kind of fact, not what it is about ("the email address", "the price").
+GENERIC = frozenset(
+    words_of("email e-mail address date time price cost phone number amount day when contact url")
+)

@@ -16,11 +16,13 @@ import re
 from collections.abc import Sequence
 
 from planner.asks import FactKind
+from planner.fact_picks import RANKED, counts_it, ranked_pick, yes_or_no
 from planner.fact_words import (
     CHEAP,
     DATE,
     DEAR,
     EMAIL,
+    GENERIC,
     MONEY,
     NUMBER,
     PERSON,
@@ -67,12 +69,6 @@ def _of_kind(kind: FactKind, line: str, question: str) -> str | None:
     return None
 
 
-#: Words that name the kind of fact, not what it is about ("the email address", "the price").
-_GENERIC = frozenset(
-    words_of("email e-mail address date time price cost phone number amount day when contact url")
-)
-
-
 def named_words(question: str) -> list[str]:
     """Words of the names the question gives (capitalised, past its first word): "Stoneware Mugs"."""
     text = question.strip()
@@ -83,7 +79,7 @@ def named_words(question: str) -> list[str]:
         if m.group(0)[0].isupper() and m.group(0)[1:2].islower()
         and m.start() > 0 and not re.search(r"[.?!]\s*$", text[: m.start()])
     ]  # fmt: skip
-    return [w for n in names for w in words_of(n) if w not in _GENERIC]
+    return [w for n in names for w in words_of(n) if w not in GENERIC]
 
 
 def _score(line: str, words: Sequence[str]) -> float:
@@ -126,7 +122,7 @@ def find_fact(question: str, kind: FactKind, text: str) -> Fact | None:
         key=lambda p: (-p[0], p[1]),
     )
     if kind == "count":  # "how many branches": a number beside other words counts something else
-        scored = [p for p in scored if _counts_it(question, p[2], lines[p[1]])]
+        scored = [p for p in scored if counts_it(question, p[2], lines[p[1]])]
         if not scored:
             return None
     named = named_words(question)
@@ -137,13 +133,13 @@ def find_fact(question: str, kind: FactKind, text: str) -> Fact | None:
     best, i, value = scored[0]
     tied = [(i2, v2) for sc, i2, v2 in scored if sc == best]
     if RANKED.search(question):
-        ranked = _ranked_pick(question, tied)
+        ranked = ranked_pick(question, tied)
         if ranked is None:
             return None  # "the newest meetup's date": several items fit and none is known newest
         i, value = ranked
     elif kind in ("count", "number") and len({v for _, v in tied}) > 1:
         return None  # two list items count different things equally well: the question picks neither
-    specific = [w for w in words if w not in _GENERIC]
+    specific = [w for w in words if w not in GENERIC]
     if best == 0 and (specific or len({v for _, v in typed}) > 1):
         return None  # the only date on the page is not an answer when it shares nothing with the question
     return Fact(value=value, line=lines[i], kind=kind)
@@ -155,12 +151,6 @@ SAYS = re.compile(
     r"(?:in|written in)\s+(?:the|that|this)\b|\bwhat\s+(?:is|was)\s+(?:the|that|this)\s+[\w -]+\s+about\b|"
     r"\b(?:nói gì|viết gì|có nội dung gì)\b"
 )
-#: Words that rank a list ("the newest meetup"): a line that shares words with the question cannot tell
-#: which of the list's items it is, so such a question is answered from an item's own page or not at all.
-RANKED = re.compile(
-    r"(?i)\b(?:newest|latest|most recent|last|oldest|earliest|first|next|upcoming|previous|biggest|largest|"
-    r"smallest|highest|lowest|best|worst|top|mới nhất|gần nhất|cũ nhất|đầu tiên|cuối cùng|tiếp theo)\b"
-)
 
 
 def _best_line(question: str, kind: FactKind, lines: Sequence[str], words: Sequence[str]) -> Fact | None:
@@ -169,7 +159,7 @@ def _best_line(question: str, kind: FactKind, lines: Sequence[str], words: Seque
     asked = set(words_of(question))
     faq = _answered_below(lines, words)
     if faq is not None:
-        return Fact(value=faq, line=faq, kind=kind)
+        return yes_or_no(question, faq) if kind == "yes_no" else Fact(value=faq, line=faq, kind=kind)
     ranked = sorted(
         ((_score(line, words), i) for i, line in enumerate(lines)
          if set(words_of(line)) - asked),  # a line that only repeats the question answers nothing
@@ -179,10 +169,12 @@ def _best_line(question: str, kind: FactKind, lines: Sequence[str], words: Seque
         return None
     at = ranked[0][1]
     if kind == "text" and RANKED.search(question):
-        picked = _ranked_pick(question, [(i, lines[i]) for sc, i in ranked if sc == ranked[0][0]])
+        picked = ranked_pick(question, [(i, lines[i]) for sc, i in ranked if sc == ranked[0][0]])
         if picked is None:
             return None
         at = picked[0]
+    if kind == "yes_no":
+        return yes_or_no(question, lines[at])
     return Fact(value=lines[at], line=lines[at], kind=kind)
 
 
@@ -201,7 +193,7 @@ def _answered_below(lines: Sequence[str], words: Sequence[str]) -> str | None:
 def _what_it_says(question: str, lines: Sequence[str], text: str) -> Fact | None:
     """ "What does the maintenance notice say?": the gist of a page about the notice (its title or
     headings name it); a page that only mentions or links it does not say it."""
-    specific = set(topic(question)) - _GENERIC
+    specific = set(topic(question)) - GENERIC
     if specific and not specific <= set(words_of(" ".join(lines[:2]))):  # its title and first heading
         return None
     gist = summary_sentence(text, 3)
@@ -211,54 +203,6 @@ def _what_it_says(question: str, lines: Sequence[str], text: str) -> Fact | None
 def _card(lines: Sequence[str], i: int) -> str:
     """A fact's line with the three above it (its card) and the page's first lines (its title)."""
     return " ".join([*lines[max(0, i - 3) : i + 1], *lines[:5]])
-
-
-_LOWEST_FIRST = re.compile(
-    r"(?i)\b(?:oldest|earliest|first|next|upcoming|smallest|lowest|cũ nhất|đầu tiên|tiếp theo)\b"
-)
-
-
-def _ranked_pick(question: str, tied: Sequence[tuple[int, str]]) -> tuple[int, str] | None:
-    """Of the equally fitting facts, the one the question's ranking word picks (the latest date for
-    "newest", the earliest for "next"); None when they cannot be put in order."""
-    if len({v for _, v in tied}) == 1:
-        return tied[0]
-    keyed = [(_order_key(v), i, v) for i, v in tied]
-    if any(k is None for k, _, _ in keyed):
-        return None
-    pick = min if _LOWEST_FIRST.search(question) else max
-    _, i, v = pick(keyed, key=lambda t: t[0] or "")
-    return i, v
-
-
-def _order_key(value: str) -> str | None:
-    from planner.slots import date_value, long_date
-
-    said = DATE.search(value)
-    text = said.group(0) if said else value
-    iso = date_value(text.strip()) or long_date(text.strip())
-    if iso:
-        return iso
-    if said:
-        return None  # a date without its year cannot be put before or after another
-    n = number(value)
-    return f"{n:020.4f}" if n is not None and n >= 0 else None
-
-
-def _counts_it(question: str, value: str, line: str) -> bool:
-    """The number counts what was asked about: a word of the question stands right beside it ("6
-    *branches*", "17 in *stock*", "*Inbox* (5)") or labels it ("*Tools* available today: 4"). A number beside
-    other words ("3 copies" on one book's card) counts something else."""
-    if not re.search(r"(?i)\b(?:how many|number of|count of|bao nhiêu|mấy)\b", question):
-        return True
-    asked = set(topic(question)) - {"number", "count"}
-    at = line.find(value)
-    after = [*words_of(value), *words_of(line[at + len(value) :])[:3]] if at >= 0 else []  # "25 minutes"
-    label, sep, rest = line.partition(":")
-    labelled = bool(sep) and value in rest and len(label.split()) <= 6
-    lead = re.search(r"([^\W\d_]+)\s*\(?\s*$", line[:at]) if at >= 0 else None  # "Inbox (5)", "Unread 12"
-    before = words_of(lead.group(1)) if lead else []
-    return bool(asked & {*after, *before}) or (labelled and bool(asked & set(words_of(label))))
 
 
 #: "Hello Sam, Your contract ...": the greeting that opens a body line is not part of what it says.
@@ -401,7 +345,7 @@ def _labelled(text: str, words: Sequence[str], kind: FactKind, question: str) ->
     tied = [f for f in found if f[0] == top]
     _, line, value = tied[0]
     if RANKED.search(question) and len({v for _, _, v in tied}) > 1:
-        picked = _ranked_pick(question, [(n, v) for n, (_, _, v) in enumerate(tied)])
+        picked = ranked_pick(question, [(n, v) for n, (_, _, v) in enumerate(tied)])
         if picked is None:
             return None  # "the newest meetup" among several labelled meetups: which one, no label says
         _, line, value = tied[picked[0]]

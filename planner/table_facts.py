@@ -133,9 +133,14 @@ def _cell(question: str, kind: FactKind, table: Table, price: int | None) -> Fac
     if col is None or col == 0:
         col = price if kind == "price" else None
     if col is None and kind in ("count", "number"):
+        # the row's number in a column the question names a word of ("in stock" -> "In stock"); a
+        # number in some other column (a date, a room) counts something else
+        asked = set(words)
         col = next(
-            (i for i in range(1, len(row)) if number(row[i]) is not None and not MONEY.search(row[i])), None
-        )
+            (i for i in range(1, len(row)) if number(row[i]) is not None and not MONEY.search(row[i])
+             and asked & set(words_of(table.header[i]))),
+            None,
+        )  # fmt: skip
     if col is None or col >= len(row):
         return None
     value = row[col]

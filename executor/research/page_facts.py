@@ -17,7 +17,7 @@ from urllib.parse import urljoin, urlsplit
 from executor.models import EvidenceItem
 from executor.research.common import citation_number
 from planner.asks import AnswerAsk
-from planner.fact_words import Fact, topic
+from planner.fact_words import Fact, page_lines, topic, words_of
 from planner.facts import find_fact, labelled_fact, named_words
 
 #: Kinds of answer that must be a fact found on a page; "text" (summaries, comparisons) is written
@@ -195,6 +195,21 @@ def _points_elsewhere(fact: Fact, page: PageText) -> bool:
     line = " ".join(fact.line.split()).lower()
     said = {line, line.partition(":")[0].strip(), " ".join(fact.value.split()).lower()}  # or its label
     return fact.kind == "text" and any(" ".join(own.split()).lower() in said for _, own, _ in page.links)
+
+
+def said_about(words: str, pages: Sequence[PageText], *, most: int = 2) -> list[str]:
+    """What the pages say under the heading or on the line that names `words` ("Storage" -> "38.2 GB
+    of 100 GB used. ..."): the page's own account of what the person asked about, for a refusal."""
+    wanted = set(topic(words))
+    for page in pages:
+        lines = page_lines(page.text)
+        hits = [i for i, line in enumerate(lines) if wanted & set(words_of(line))]
+        if not hits:
+            continue
+        i = hits[0]
+        start = i + 1 if len(lines[i].split()) <= 3 else i  # a heading: what stands under it
+        return [line for line in lines[start : start + most] if len(line.split()) > 3]
+    return []
 
 
 def lead_text(answers: Sequence[Answer], evidence: Sequence[EvidenceItem]) -> str:

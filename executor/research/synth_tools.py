@@ -204,8 +204,12 @@ class ComputeTool:
         if unread and not asked and any(s.type is StepType.OPEN_URL for s in ctx.plan.steps):
             # "Free up some storage on URL": reading the page is not doing what was asked
             said = "; ".join(f'"{u}"' for u in unread)
+            about = page_facts.said_about(" ".join(unread), page_facts.page_texts(ctx.step_outputs))
+            quoted = "; ".join(f'"{line}"' for line in about)
+            context = f". The page says: {quoted}" if quoted else ""  # what the page says about it
             raise FatalToolError(
-                f"I did not do {said}: I could not tell what it asks for on this page", code="unread_task"
+                f"I did not do {said}: I could not tell what it asks for on this page{context}",
+                code="unread_task",
             )
         pages = page_facts.page_texts(ctx.step_outputs)
         wanted = [a for a in asked if a.expects in page_facts.FACT_KINDS or page_facts.names_an_item(a)

@@ -186,3 +186,28 @@ def test_a_number_after_a_named_word_and_a_comma_counts_nothing_asked() -> None:
     assert found is not None and found.value == "17"
     unread = find_fact("how many unread messages are in my inbox?", "count", "Mail\nInbox (5)\nArchive\n")
     assert unread is not None and unread.value == "5"
+
+
+HELP = (
+    "Help centre\nCan I bring a guest to the workshop?\nEach member may bring one guest per visit.\n"
+    "Do you lend tools overnight?\nNo, tools go back on the rack by 21:00.\n"
+    "The workshop will be closed from 14 March 2027 to 18 March 2027.\nPets are not allowed in the workshop.\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("question", "said"),
+    [
+        ("can I bring a guest?", "Yes"),  # the answer under the page's own question holds what is asked
+        ("do you lend tools overnight?", "No"),  # the answer says it first
+        ("are pets allowed in the workshop?", "No"),  # it holds what is asked, and says not
+    ],
+)
+def test_a_yes_no_question_is_answered_yes_or_no(question: str, said: str) -> None:
+    found = find_fact(question, "yes_no", HELP)
+    assert found is not None and found.satisfied and found.value == said, found
+
+
+def test_a_line_that_neither_says_yes_nor_no_leaves_the_question_open() -> None:
+    found = find_fact("is the workshop open on 15 March?", "yes_no", HELP)
+    assert found is not None and not found.satisfied and "closed" in found.line

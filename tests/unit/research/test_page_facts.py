@@ -70,8 +70,10 @@ async def test_reading_the_page_is_not_doing_what_the_rules_could_not_read() -> 
     step = next(s for s in plan.steps if s.type is StepType.COMPUTE)
     ctx = ToolContext(run_id="run_test", trace_id="trace_test", plan=plan, step=step, runtime=RuntimeCtxV1(),
                       gate=None, step_outputs={"stp_o1": ACCOUNT}, evidence=[])  # fmt: skip
-    with pytest.raises(FatalToolError, match='I did not do "Free up some storage"'):
+    with pytest.raises(FatalToolError, match='I did not do "Free up some storage"') as refused:
         await ComputeTool()({"task": "synthesize_answer"}, ctx)
+    # what the page says under "Storage" comes with the refusal: the person sees why in its words
+    assert refused.value.args[0].endswith('The page says: "38.2 GB of 100 GB used"'), refused.value.args[0]
 
 
 def test_a_link_named_like_the_answer_is_followed_not_quoted() -> None:

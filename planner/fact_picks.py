@@ -1,0 +1,92 @@
+"""Which of several facts a question means (docs/architecture.md, "What was asked"): the one a
+ranking word picks ("the newest meetup": the latest date), a count that stands beside what is counted,
+and yes or no from a line that holds what was asked. Each says None (or leaves the question open)
+when the page does not decide, so an answer is never a guess between equal lines."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from planner.fact_words import DATE, GENERIC, Fact, number, topic, words_of
+
+#: Words that rank a list ("the newest meetup"): a line that shares words with the question cannot tell
+#: which of the list's items it is, so such a question is answered from an item's own page or not at all.
+RANKED = re.compile(
+    r"(?i)\b(?:newest|latest|most recent|last|oldest|earliest|first|next|upcoming|previous|biggest|largest|"
+    r"smallest|highest|lowest|best|worst|top|mới nhất|gần nhất|cũ nhất|đầu tiên|cuối cùng|tiếp theo)\b"
+)
+
+
+_LOWEST_FIRST = re.compile(
+    r"(?i)\b(?:oldest|earliest|first|next|upcoming|smallest|lowest|cũ nhất|đầu tiên|tiếp theo)\b"
+)
+
+
+def ranked_pick(question: str, tied: Sequence[tuple[int, str]]) -> tuple[int, str] | None:
+    """Of the equally fitting facts, the one the question's ranking word picks (the latest date for
+    "newest", the earliest for "next"); None when they cannot be put in order."""
+    if len({v for _, v in tied}) == 1:
+        return tied[0]
+    keyed = [(_order_key(v), i, v) for i, v in tied]
+    if any(k is None for k, _, _ in keyed):
+        return None
+    pick = min if _LOWEST_FIRST.search(question) else max
+    _, i, v = pick(keyed, key=lambda t: t[0] or "")
+    return i, v
+
+
+def _order_key(value: str) -> str | None:
+    from planner.slots import date_value, long_date
+
+    said = DATE.search(value)
+    text = said.group(0) if said else value
+    iso = date_value(text.strip()) or long_date(text.strip())
+    if iso:
+        return iso
+    if said:
+        return None  # a date without its year cannot be put before or after another
+    n = number(value)
+    return f"{n:020.4f}" if n is not None and n >= 0 else None
+
+
+def counts_it(question: str, value: str, line: str) -> bool:
+    """The number counts what was asked about: a word of the question stands right beside it ("6
+    *branches*", "17 in *stock*", "*Inbox* (5)") or labels it ("*Tools* available today: 4"). A number beside
+    other words ("3 copies" on one book's card) counts something else."""
+    if not re.search(r"(?i)\b(?:how many|number of|count of|bao nhiêu|mấy)\b", question):
+        return True
+    asked = set(topic(question)) - {"number", "count"}
+    at = line.find(value)
+    after = [*words_of(value), *words_of(line[at + len(value) :])[:3]] if at >= 0 else []  # "25 minutes"
+    label, sep, rest = line.partition(":")
+    labelled = bool(sep) and value in rest and len(label.split()) <= 6
+    lead = re.search(r"([^\W\d_]+)\s*\(?\s*$", line[:at]) if at >= 0 else None  # "Inbox (5)", "Unread 12"
+    before = words_of(lead.group(1)) if lead else []
+    return bool(asked & {*after, *before}) or (labelled and bool(asked & set(words_of(label))))
+
+
+_NEGATIVE = re.compile(
+    r"(?i)\b(?:not|no|never|cannot|can't|isn't|aren't|doesn't|don't|won't|closed|unavailable|sold out|"
+    r"không|chưa|hết)\b"
+)
+
+
+#: "Can I ...", "should we ...": how the question is put, not what it asks about.
+_AUXILIARY = frozenset(words_of("can could may might should would will shall must you we they our your my"))
+
+
+def yes_or_no(question: str, line: str) -> Fact:
+    """ "Can I bring a guest?" against "Each member may bring one guest per visit": yes, when the line
+    holds every word of what is asked; no, when it holds them and says not; else the line is quoted
+    and the question stays open (the rules cannot weigh "closed from 14 March" against "open on 15")."""
+    said = re.match(r"(?i)\s*(yes|no|có|không)\b", line)  # "No, guests are not allowed."
+    if said:
+        return Fact(value="Yes" if said.group(1).lower() in ("yes", "có") else "No", line=line, kind="yes_no")
+    asked = set(topic(question)) - GENERIC - _AUXILIARY
+    have = set(words_of(line))
+    holds = all(w in have or any(h.startswith(w[:5]) for h in have if len(w) >= 5) for w in asked)
+    if asked and holds:
+        return Fact(value="No" if _NEGATIVE.search(line) else "Yes", line=line, kind="yes_no")
+    return Fact(value=line, line=line, kind="yes_no", satisfied=False,
+                because="the page does not say yes or no in as many words")  # fmt: skip
