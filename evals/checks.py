@@ -69,7 +69,7 @@ class EvalTask:
     satisfiable: bool = True
     #: "core" (the first 40), "dev" (written to change rules against), "heldout" (written by someone
     #: else before any rule changed, and never read while changing rules: the honest figure), "unseen"
-    #: (written later by someone else, on pages of new shapes, and never read either).
+    #: and "unseen3" (written later by someone else, on pages of new shapes, and never read either).
     split: str = "core"
 
     def text(self, url: str) -> str:

@@ -1,9 +1,9 @@
 """The bundled task suite: goal-only tasks (what a person would type) and a checker for each.
 
 The core tasks live here; the tasks on the five site-like page sets live in evals/tasks_dev.py and
-evals/tasks_heldout.py, and those on newer pages in evals/tasks_unseen.py. What a checker may read,
-and when a task counts as solved (its check passes and the status is the right one), is in
-evals/checks.py.
+evals/tasks_heldout.py, and those on newer pages in evals/tasks_unseen.py and evals/tasks_unseen3.py.
+What a checker may read, and when a task counts as solved (its check passes and the status is the
+right one), is in evals/checks.py.
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from evals.checks import (
 from evals.tasks_dev import DEV
 from evals.tasks_heldout import HELDOUT
 from evals.tasks_unseen import UNSEEN
+from evals.tasks_unseen3 import UNSEEN3
 
 
 def _t(
@@ -124,8 +125,9 @@ CORE: tuple[EvalTask, ...] = (
 
 #: The core tasks, then the ones on the five site-like page sets (written before any rule was tuned
 #: on them): the dev half, read while changing rules, and the held-out half, never read then; then the
-#: unseen split, written by someone else on pages of new shapes (evals/tasks_unseen.py).
-TASKS: tuple[EvalTask, ...] = CORE + DEV + HELDOUT + UNSEEN
+#: unseen splits, written by someone else on pages of new shapes (evals/tasks_unseen.py and
+#: evals/tasks_unseen3.py).
+TASKS: tuple[EvalTask, ...] = CORE + DEV + HELDOUT + UNSEEN + UNSEEN3
 
 
 def select(pattern: str | None) -> list[EvalTask]:
