@@ -68,8 +68,8 @@ class EvalTask:
     #: False for a task the page cannot satisfy: the right status is then anything but SUCCESS.
     satisfiable: bool = True
     #: "core" (the first 40), "dev" (written to change rules against), "heldout" (written by someone
-    #: else before any rule changed, and never read while changing rules: the honest figure), "unseen"
-    #: and "unseen2" (written later by someone else, on pages of new shapes, and never read either).
+    #: else before any rule changed, and never read while changing rules: the honest figure), "unseen",
+    #: "unseen2" and "unseen3" (written later by someone else, on pages of new shapes, never read either).
     split: str = "core"
 
     def text(self, url: str) -> str:
