@@ -133,8 +133,8 @@ def searching(verb: str, rest: str) -> list[Ask] | None:
     rest = re.sub(r"(?i)^(?:for|about|cho)\s+", "", rest.strip())
     # "books about birds", "sách về lịch sử": what is typed into a search box is the subject
     rest = re.sub(
-        r"(?i)^(?:(?:các|những)\s+)?(?:books?|articles?|posts?|courses?|sách|bài viết|bài|khóa học|truyện)\s+"
-        r"(?:about|on|về)\s+",
+        r"(?i)^(?:(?:các|những)\s+)?(?:(?:cuốn|quyển)\s+)?(?:books?|articles?|posts?|courses?|sách|bài viết|"
+        r"bài|khóa học|truyện)\s+(?:about|on|by|về|của|viết về)\s+",
         "",
         rest,
     )

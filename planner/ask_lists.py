@@ -106,6 +106,8 @@ def way_to_form(obs: Observation, purpose: str, avoid: list[str]) -> ElementInfo
              }.get(purpose, ())  # fmt: skip
     for name in names:
         pick = g.find_control(obs, name, avoid=avoid)
+        if pick.element is None and len(pick.candidates) > 1 and pick.score >= 0.85:
+            return None  # a "Reserve" link on every event's row: which one is not for the rules to guess
         el = pick.element
         # a link to the form's page, or the tab that shows it; never a button, which may do the deed itself
         leads = (el.role or el.tag) in ("link", "a", "tab") if el is not None else False

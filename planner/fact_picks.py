@@ -66,10 +66,15 @@ def counts_it(question: str, value: str, line: str) -> bool:
     return bool(asked & {*after, *before}) or (labelled and bool(asked & set(words_of(label))))
 
 
-_NEGATIVE = re.compile(
-    r"(?i)\b(?:not|no|never|cannot|can't|isn't|aren't|doesn't|don't|won't|closed|unavailable|sold out|"
-    r"không|chưa|hết)\b"
-)
+#: Words that deny what stands right after them ("pets are *not* allowed", "*no* pets").
+_NEGATIVE = frozenset(words_of("not no never cannot cant isnt arent doesnt dont wont nor khong chua"))
+
+
+def _denied(tokens: list[str], asked: set[str]) -> bool:
+    """A denial within three words before a word of what was asked: "Pets are not allowed"."""
+    return any(
+        t in _NEGATIVE and any(w in asked for w in tokens[i + 1 : i + 4]) for i, t in enumerate(tokens)
+    )
 
 
 #: "Can I ...", "should we ...": how the question is put, not what it asks about.
@@ -77,16 +82,18 @@ _AUXILIARY = frozenset(words_of("can could may might should would will shall mus
 
 
 def yes_or_no(question: str, line: str) -> Fact:
-    """ "Can I bring a guest?" against "Each member may bring one guest per visit": yes, when the line
-    holds every word of what is asked; no, when it holds them and says not; else the line is quoted
-    and the question stays open (the rules cannot weigh "closed from 14 March" against "open on 15")."""
+    """Yes or no only when the page says it: a line that opens with it ("No, tools go back by 21:00"),
+    or one that holds every word of what is asked with a "not" right before one of them ("Pets are
+    not allowed"). Otherwise the line is quoted and the question stays open: "Each member may bring
+    one guest" may well mean yes, but weighing it (or "closed from 14 March" against "open on the
+    15th") is a judgement the rules do not make."""
     said = re.match(r"(?i)\s*(yes|no|có|không)\b", line)  # "No, guests are not allowed."
     if said:
         return Fact(value="Yes" if said.group(1).lower() in ("yes", "có") else "No", line=line, kind="yes_no")
     asked = set(topic(question)) - GENERIC - _AUXILIARY
-    have = set(words_of(line))
-    holds = all(w in have or any(h.startswith(w[:5]) for h in have if len(w) >= 5) for w in asked)
-    if asked and holds:
-        return Fact(value="No" if _NEGATIVE.search(line) else "Yes", line=line, kind="yes_no")
+    tokens = words_of(re.sub(r"(?i)n[’']t\b", " not", line))  # "aren't" -> "are not"
+    holds = all(w in tokens or any(h.startswith(w[:5]) for h in tokens if len(w) >= 5) for w in asked)
+    if asked and holds and _denied(tokens, asked):
+        return Fact(value="No", line=line, kind="yes_no")
     return Fact(value=line, line=line, kind="yes_no", satisfied=False,
                 because="the page does not say yes or no in as many words")  # fmt: skip

@@ -157,6 +157,7 @@ def _best_line(question: str, kind: FactKind, lines: Sequence[str], words: Seque
     """The line that shares most of the question's words and says something beyond them; None when
     the question ranks a list (which item is "the newest" no shared word tells) or no line does."""
     asked = set(words_of(question))
+    words = [w for w in words if not RANKED.fullmatch(w)]  # "newest" is how it ranks, not what it is about
     faq = _answered_below(lines, words)
     if faq is not None:
         return yes_or_no(question, faq) if kind == "yes_no" else Fact(value=faq, line=faq, kind=kind)
@@ -165,29 +166,42 @@ def _best_line(question: str, kind: FactKind, lines: Sequence[str], words: Seque
          if set(words_of(line)) - asked),  # a line that only repeats the question answers nothing
         key=lambda p: (-p[0], p[1]),
     )  # fmt: skip
-    if not ranked or ranked[0][0] < (0.5 if len(words) > 1 else 1.0):
+    if not ranked or ranked[0][0] < _enough(words, kind):
         return None
     at = ranked[0][1]
+    tied = [(i, lines[i]) for sc, i in ranked if sc == ranked[0][0]]
     if kind == "text" and RANKED.search(question):
-        picked = ranked_pick(question, [(i, lines[i]) for sc, i in ranked if sc == ranked[0][0]])
+        picked = ranked_pick(question, tied)
         if picked is None:
             return None
         at = picked[0]
+    elif kind == "text" and len({line for _, line in tied}) > 1:
+        return None  # two lines say as much of it: which one is meant, the words do not tell
     if kind == "yes_no":
         return yes_or_no(question, lines[at])
     return Fact(value=lines[at], line=lines[at], kind=kind)
 
 
+def _enough(words: Sequence[str], kind: FactKind) -> float:
+    """How much of the question a line must share: all of one or two words, two of three and more
+    for a line quoted as the answer ("how do I *cancel* my booking" is not "change my booking")."""
+    if len(words) <= 2 and kind == "text":
+        return 1.0
+    return 0.66 if kind == "text" else (0.5 if len(words) > 1 else 1.0)
+
+
 def _answered_below(lines: Sequence[str], words: Sequence[str]) -> str | None:
     """A page of questions and answers (a FAQ, a help centre): the page's question that is the
-    person's, answered by the line under it."""
-    best = max(
+    person's (all of its words, or all but one of four and more), answered by the line under it."""
+    scored = sorted(
         ((_score(line, words), i) for i, line in enumerate(lines[:-1]) if line.rstrip().endswith("?")),
-        default=None,
+        key=lambda p: (-p[0], p[1]),
     )
-    if best is None or best[0] < 0.5 or lines[best[1] + 1].rstrip().endswith("?"):
+    need = 1.0 if len(set(words)) <= 3 else 0.75
+    if not scored or scored[0][0] < need or (len(scored) > 1 and scored[1][0] == scored[0][0]):
         return None
-    return lines[best[1] + 1]
+    at = scored[0][1]
+    return None if lines[at + 1].rstrip().endswith("?") else lines[at + 1]
 
 
 def _what_it_says(question: str, lines: Sequence[str], text: str) -> Fact | None:
