@@ -22,6 +22,10 @@ _NAME = re.compile(r"(?<![\w'’-])[A-ZÀ-Ỹ][a-zà-ỹ'’-]+(?:\s+[A-ZÀ-Ỹ]
 _QUOTED = re.compile(r"""["“]([^"”]{2,80})["”]""")
 #: A number of two or more digits, or a date: what a form or a search is given, never decoration.
 _NUMBERED = re.compile(r"(?<![\w.])\d[\d:/.,-]*\d(?:[a-zA-Z]{1,3}\b)?")
+#: A small count with what it counts: "2 seats", "3 nights", "1 ticket".
+_COUNTED = re.compile(
+    r"(?<![\w.,:/-])\d{1,2}\s+(?!(?:am|pm|of|and|or|to|cái|chiếc|con|cuốn|quyển|bộ)\b)[a-zà-ỹ]{3,}\b"
+)
 #: Sentence openers a capitalised pair may start with: "Please Book" is not a name.
 _OPENERS = frozenset(
     fold(w)
@@ -60,7 +64,15 @@ def stated_values(task: str) -> list[str]:
             add(m.start(), m.end(), " ".join(words))
     for m in _NUMBERED.finditer(text):
         add(m.start(), m.end(), m.group(0))
+    for m in _COUNTED.finditer(text):
+        add(m.start(), m.end(), m.group(0))
     return list(dict.fromkeys(v for _, v in sorted(found)))
+
+
+def _held(value: str, tokens: set[str]) -> bool:
+    """ "2 seats" is used when an ask holds the number and the word: a fill of "seats" with "2"."""
+    count, noun = value.split(None, 1)
+    return count in tokens and any(t.startswith(fold(noun.lower())[:4]) for t in tokens)
 
 
 def _said(asks: Sequence[Ask], others: Iterable[str]) -> str:
@@ -90,8 +102,9 @@ def cover(task: str, asks: list[Ask], forbidden: list[str], unread: list[str]) -
     acting = any(a.kind in ("fill", "submit", "choose", "toggle", "change") for a in asks)
     filled = {fold(a.field.lower()) for a in asks if isinstance(a, FillAsk)}
     new_asks, new_unread = list(asks), list(unread)
+    tokens = set(re.findall(r"\w+", said))
     for value in stated_values(task):
-        if fold(value.lower()) in said:
+        if fold(value.lower()) in said or (_COUNTED.fullmatch(value) and _held(value, tokens)):
             continue
         fill = _typed_fill(value, task) if acting else None
         if fill is not None and fill.field not in filled:

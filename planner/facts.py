@@ -89,6 +89,13 @@ def _score(line: str, words: Sequence[str]) -> float:
 
 def find_fact(question: str, kind: FactKind, text: str) -> Fact | None:
     """The fact `question` asks for on this page, or None when the page does not hold one."""
+    found = _find(question, kind, text)
+    if found is not None and kind == "yes_no" and found.value not in ("Yes", "No"):
+        return yes_or_no(question, found.line)  # a labelled value or a table cell is not a yes or a no
+    return found
+
+
+def _find(question: str, kind: FactKind, text: str) -> Fact | None:
     if kind == "text" and _SUMMARY.search(question):
         one = bool(re.search(r"(?i)\b(?:one sentence|tl;?dr|một câu)\b", question))
         line = summary_sentence(text, 1 if one else 3)

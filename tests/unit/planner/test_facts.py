@@ -191,7 +191,8 @@ def test_a_number_after_a_named_word_and_a_comma_counts_nothing_asked() -> None:
 HELP = (
     "Help centre\nCan I bring a guest to the workshop?\nEach member may bring one guest per visit.\n"
     "Do you lend tools overnight?\nNo, tools go back on the rack by 21:00.\n"
-    "The workshop will be closed from 14 March 2027 to 18 March 2027.\nPets are not allowed in the workshop.\n"
+    "The workshop will be closed from 14 March 2027 to 18 March 2027.\n"
+    "Pets are not allowed in the workshop.\n"
 )
 
 
@@ -227,3 +228,11 @@ def test_a_help_centre_question_that_differs_in_its_verb_is_not_the_persons() ->
     assert find_fact("how do I cancel my booking?", "text", faq) is None
     found = find_fact("how do I pay the yearly fee?", "text", faq)
     assert found is not None and "bank transfer" in found.value
+
+
+def test_a_labelled_value_is_not_a_yes_or_a_no() -> None:
+    rooms = "Room 12\nPets: welcome in garden rooms, 20 EUR a night\nBreakfast: not included\n"
+    pets = find_fact("are pets allowed in room 12?", "yes_no", rooms)
+    assert pets is not None and not pets.satisfied  # "welcome in garden rooms" is for a person to weigh
+    breakfast = find_fact("is breakfast included?", "yes_no", rooms)
+    assert breakfast is not None and breakfast.satisfied and breakfast.value == "No"
