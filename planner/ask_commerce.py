@@ -7,7 +7,7 @@ import re
 
 from common.lazy import lazy_pattern
 from planner._text import strip_quotes
-from planner.ask_words import NUMBER_WORDS, is_field_word, noun_phrase
+from planner.ask_words import NUMBER_WORDS, cut_where, is_field_word, noun_phrase
 from planner.asks import (
     Ask,
     ChooseAsk,
@@ -139,7 +139,14 @@ def searching(verb: str, rest: str) -> list[Ask] | None:
         rest,
     )
     rest = re.sub(r"(?i)\s+(?:on|in)\s+(?:the|this)\s+(?:shop|store|site|website|page)$", "", rest)
-    query = strip_quotes(rest.strip().rstrip(".!?,"))
+    # "... giúp tôi nhé": who it is for and how it is asked, after the query; "trong mục thiếu nhi":
+    # where to look; "sách Dế Mèn": a book's title
+    rest = re.sub(
+        r"(?i)\s+(?:giúp|hộ|dùm|giùm)\s+(?:tôi|mình|em)\b.*$|\s+(?:nhé|nha|với|please)\s*$", "", rest
+    )
+    rest = re.sub(r"(?i)\s+(?:trong|ở|tại)\s+(?:mục|thẻ|phần|danh mục|chuyên mục)\s+[\w\s]{1,30}$", "", rest)
+    rest = re.sub(r"^(?:(?:cuốn|quyển)\s+)?(?:sách|truyện|phim)\s+(?=[A-ZÀ-Ỹ])", "", rest)
+    query = strip_quotes(cut_where(rest)[0].strip().rstrip(".!?,"))  # "in the books section" is where
     return [SearchAsk(query=query)] if query else None
 
 

@@ -116,6 +116,13 @@ def _asking(verb: str, rest: str) -> list[Ask] | None:
     return [AnswerAsk(question=question, expects=fact_kind(question))]
 
 
+def composes(question: str) -> bool:
+    """ "Compare the plans", "summarize the page", "find a good course": a piece of writing from
+    what was read (a comparison, a gist, a recommendation), not one fact a page states."""
+    found = verb_of(question)
+    return found is not None and found[1] in (_asking, _finding)
+
+
 def _finding(verb: str, rest: str) -> list[Ask] | None:
     """ "Find flights Bangkok to Singapore on ...": a trip is searched for on the site; any other
     "find" is a question."""

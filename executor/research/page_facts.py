@@ -133,13 +133,13 @@ def names_an_item(ask: AnswerAsk) -> bool:
 
 
 def asks_on_page(ask: AnswerAsk) -> bool:
-    """ "Where is the meetup?", "what's the guest policy?": a question put as one (not "compare ..."
-    or "recommend ..."), answered with a line of a page read that says it, or said unanswered; the
-    summary of the pages is not its answer."""
-    from planner.ask_words import QUESTION_START
+    """ "Where is the meetup?", "tell me the guest policy": a question (not "compare ..." or
+    "recommend ...", which are written from what was read), answered with a line of a page read that
+    says it, or said unanswered; the summary of the pages is not its answer."""
+    from planner.ask_verbs import composes
 
     question = ask.question.strip()
-    put_as_one = QUESTION_START.match(question) is not None or question.endswith("?")
+    put_as_one = not composes(question)  # "tell me the guest policy" asks as much as "what is ...?"
     # "... and what does it include?": about what the question before it found, which the answer's
     # account of that item says, not a line of the page
     follows_up = (
