@@ -67,5 +67,5 @@ def test_waypost_python_is_the_persons_choice(tmp_path: Path) -> None:
 def test_the_bootstrap_names_the_python_the_locks_are_resolved_for() -> None:
     lock_script = (ROOT / "scripts" / "lock.sh").read_text(encoding="utf-8")
     bootstrap = (ROOT / "scripts" / "bootstrap.sh").read_text(encoding="utf-8")
-    (resolved,) = re.findall(r"--python-version (\S+)", lock_script)
+    (resolved,) = re.findall(r"--python-version ([0-9.]+)", lock_script)
     assert f'WAYPOST_LOCKED_PYTHON="{resolved}"' in bootstrap
