@@ -58,3 +58,11 @@ def test_a_switch_turned_off_reads_unchecked() -> None:
     )
     text = describe(p, goal_summary="", submit_blocked=False)
     assert "Product updates = unchecked; Digest = checked." in text
+
+
+def test_a_sent_form_says_what_was_pressed_once() -> None:
+    """The window read "Then Done: pressed the send button.; now on ..." after a form was sent."""
+    text = describe(progress(), goal_summary="Done: pressed the send button.", submit_blocked=False)
+    assert text.endswith("Then pressed the send button; now on http://site/signup.")
+    text = describe(progress(), goal_summary="filled 3 fields and pressed the send button", submit_blocked=False)
+    assert text.endswith("Then pressed the send button; now on http://site/signup.")
