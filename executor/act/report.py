@@ -134,6 +134,7 @@ def state_outputs(progress: StepProgress) -> dict[str, Any]:
 def subject(question: str) -> str:
     """What a question asks about, as a noun phrase: "when the team offsite takes place"."""
     q = " ".join(question.split()).rstrip("?. ")
+    q = re.sub(r"(?i)^(?:what(?:'s| is| are)|tell me|give me|show me|find)\s+(?=\w)", "", q)
     return q[0].lower() + q[1:] if q else "the answer"
 
 

@@ -108,3 +108,21 @@ def test_a_citation_nothing_can_open_shows_its_address_with_copy(qtbot: QtBot) -
     panel.open_note.copy_button.click()
     clipboard = QGuiApplication.clipboard()
     assert clipboard is not None and clipboard.text() == "http://127.0.0.1:8765/pricing.html"
+
+
+async def test_a_failed_run_names_its_steps_not_their_ids(
+    qtbot: QtBot, make_core: Callable[..., AgentCore]
+) -> None:
+    """The notice read "unfinished steps: stp_o1 failed: ...; stp_c1 skipped: needs 'stp_o1'"."""
+    core = make_core(web_search=FakeTool("web_search", fatal=True))
+    search = {"step_id": "r1", "type": "WEB_SEARCH", "name": "Search packages"}
+    plan = make_plan("A", [search, {"step_id": "c1", "type": "COMPUTE", "depends_on": ["r1"]}])
+    async with open_window(core) as window:
+        finished = next_emit(window.controller.run_finished)
+        window.controller.run_plan(plan)
+        (bundle,) = await asyncio.wait_for(finished, 10)
+        assert "r1" in bundle.reason  # the core's reason keeps the ids, for the tooltip
+        notice = window.task_panel.notice.text()
+        assert notice.startswith("Failed: ") and "“Search packages” failed" in notice, notice
+        assert "r1" not in notice and "c1" not in notice, notice
+        assert "r1" in window.task_panel.notice.toolTip() or "r1" in window.statusBar().toolTip()

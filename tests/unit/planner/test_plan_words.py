@@ -83,4 +83,5 @@ def test_a_gate_reason_agrees_with_how_many_actions_stay_blocked() -> None:
     """ "submit, purchase, delete stays blocked" read wrong in the gate dialog: a list stays plural."""
     prefill = _plan("Open https://app.example.com/signup and prefill name Bob, don't submit")
     reasons = [g.reason for g in prefill.policy_gates if len(g.blocked_actions) > 1]
-    assert reasons and all(r.endswith("Confirm first; submit, purchase, delete stay blocked.") for r in reasons)
+    said = "Confirm first; submit, purchase, delete stay blocked."
+    assert reasons and all(r.endswith(said) for r in reasons)
