@@ -83,6 +83,10 @@ def replay_words(report: ReplayReport) -> str:
         why = "you declined every step" if report.all_declined else "no recorded action could be replayed"
         return f"Nothing was replayed: {why}"
     verdict = "no drift" if report.ok else "the site drifted (see the receipts)"
+    left = [s.note.partition(";")[0] for s in report.steps if s.status == "skipped"]
+    if left:  # a risky action (a submit) is not sent again: said, not hidden behind "no drift"
+        why = "; ".join(dict.fromkeys(n for n in left if n))
+        verdict += f"; {plural(len(left), 'action')} not replayed" + (f" ({why})" if why else "")
     return f"Replayed {plural(report.replayed, 'action')}: {verdict}"
 
 

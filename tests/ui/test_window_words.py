@@ -126,3 +126,17 @@ async def test_a_failed_run_names_its_steps_not_their_ids(
         assert notice.startswith("Failed: ") and "“Search packages” failed" in notice, notice
         assert "r1" not in notice and "c1" not in notice, notice
         assert "r1" in window.task_panel.notice.toolTip() or "r1" in window.statusBar().toolTip()
+
+
+def test_a_replay_says_which_actions_it_left_out() -> None:
+    """A sent run's replay read "Replayed 4 actions: no drift" with its Submit click silently left out."""
+    from executor.replay import ReplayReport, ReplayStep
+    from ui.words import replay_words
+
+    filled = [ReplayStep(seq=n, kind="fill", status="ok", url_expected="u", url_actual="u") for n in (1, 2)]
+    risky = "would submit; replay with include_risky to perform it"
+    sent = ReplayStep(seq=3, kind="click", status="skipped", note=risky)
+    report = ReplayReport(source_run="run_1", replay_run="replay_1", steps=[*filled, sent])
+    assert replay_words(report) == "Replayed 2 actions: no drift; 1 action not replayed (would submit)"
+    whole = ReplayReport(source_run="run_1", replay_run="replay_1", steps=filled)
+    assert replay_words(whole) == "Replayed 2 actions: no drift"
