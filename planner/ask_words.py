@@ -83,6 +83,8 @@ def fact_kind(question: str) -> FactKind:
         return "text"  # "summarize Helen's email" asks for a summary, not an address
     if re.search(r"\b(?:email address|e-mail|email)\b", q):
         return "email"
+    if re.search(r"\b(?:phone number|phone no|telephone|hotline|contact number|so dien thoai)\b", q):
+        return "phone"
     if re.search(r"\bhow much\b", q) and re.search(r"\b(?:storage|space|data|disk|memory|time|traffic)\b", q):
         return "number"  # "how much storage am I using" is an amount, not a price
     if re.search(r"\b(?:how much|price|cost|costs|fee|gia|bao nhieu tien)\b", q):

@@ -120,3 +120,15 @@ def test_no_fact_of_the_kind_asked_about_that_subject_is_no_answer(
     question: str, kind: str, text: str
 ) -> None:
     assert find_fact(question, kind, text) is None  # type: ignore[arg-type]
+
+
+def test_a_phone_number_is_asked_for_as_one_and_no_number_is_no_answer() -> None:
+    """ "What is the CEO's phone number on terms.html?" was answered Done with the page's first lines."""
+    from planner.ask_words import fact_kind
+
+    assert fact_kind("What is the CEO's phone number on http://127.0.0.1:8765/terms.html?") == "phone"
+    assert fact_kind("số điện thoại của cửa hàng là gì") == "phone"
+    fact = find_fact("the support phone number", "phone", "Help\nCall +1 (555) 010-0199 for support, 9-17.")
+    assert fact is not None and fact.value == "+1 (555) 010-0199"
+    terms = "Terms of use\nStarter and Pro licences allow internal use only.\nBilled monthly, 12 months."
+    assert find_fact("the CEO's phone number", "phone", terms) is None
