@@ -15,7 +15,7 @@ cd "$WAYPOST_ROOT"
 export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
 "$WAYPOST_VENV/bin/ruff" check .
 "$WAYPOST_VENV/bin/ruff" format --check .
-"$WAYPOST_VENV/bin/mypy" app ui planner executor browser receipts common voice evals batch benchmarks tests
+"$WAYPOST_VENV/bin/mypy" app ui planner executor browser receipts common voice evals batch benchmarks tests waypost_pytest.py
 if [ "$fast" = 1 ]; then
   exec "$WAYPOST_VENV/bin/python" -m pytest -m "not browser and not slow" "$@"
 fi

@@ -89,6 +89,8 @@ def fact_kind(question: str) -> FactKind:
         return "text"  # "how do I pay the fee?" asks for a way, not an amount
     if re.search(r"\b(?:email address|e-mail|email)\b", q):
         return "email"
+    if re.search(r"\b(?:phone number|phone no|telephone|hotline|contact number|so dien thoai)\b", q):
+        return "phone"
     if re.search(r"\bhow much\b", q) and re.search(r"\b(?:storage|space|data|disk|memory|time|traffic)\b", q):
         return "number"  # "how much storage am I using" is an amount, not a price
     if re.search(r"\b(?:how much|price|cost|costs|fee|gia|bao nhieu tien)\b", q):

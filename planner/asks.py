@@ -21,7 +21,9 @@ from pydantic import Field, TypeAdapter
 from common.contracts import Contract
 
 #: What kind of fact answers a question: it decides what the answer's first sentence must hold.
-FactKind = Literal["date", "time", "number", "count", "price", "email", "person", "item", "text", "yes_no"]
+FactKind = Literal[
+    "date", "time", "number", "count", "price", "email", "phone", "person", "item", "text", "yes_no"
+]
 
 
 class _Ask(Contract):

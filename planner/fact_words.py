@@ -46,6 +46,8 @@ NUMBER = re.compile(rf"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:\s?(?:{_UNIT_WORDS})(?![\w
 
 
 EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+#: A telephone number: an optional +, then at least seven digits in groups ("+1 (555) 010-0199").
+PHONE = re.compile(r"(?<![\w.+-])\+?(?:\(?\d[\d()]*\)?[ .-]?){3,}\d(?![\w.-]?\d)")
 
 
 PERSON = re.compile(r"\b[A-Z][a-zà-ỹ'-]+(?:\s+[A-Z][a-zà-ỹ'-]+){1,3}\b")

@@ -26,6 +26,7 @@ from planner.fact_words import (
     MONEY,
     NUMBER,
     PERSON,
+    PHONE,
     TIME,
     Fact,
     number,
@@ -50,6 +51,9 @@ def _of_kind(kind: FactKind, line: str, question: str) -> str | None:
     if kind == "email":
         m = EMAIL.search(line)
         return m.group(0) if m else None
+    if kind == "phone":
+        m = next((m for m in PHONE.finditer(line) if len(re.sub(r"\D", "", m.group(0))) >= 7), None)
+        return m.group(0).strip() if m else None
     if kind in ("count", "number"):
         asked = set(words_of(question))
         for m in NUMBER.finditer(line):

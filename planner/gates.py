@@ -24,7 +24,7 @@ ACTION_OF_KIND: dict[GateKind, tuple[str, ...]] = {
 }
 
 _REASONS: dict[tuple[GateKind, str], str] = {
-    (GateKind.ACTION, "en"): "About to act on the page ({what}). Confirm first; {blocked} stays blocked.",
+    (GateKind.ACTION, "en"): "About to act on the page ({what}). Confirm first; {blocked} {stay} blocked.",
     (GateKind.ACTION, "vi"): "Sắp thao tác trên trang ({what}). Xác nhận trước; {blocked} vẫn bị chặn.",
     (GateKind.LOGIN, "en"): "About to sign in ({what}) with your stored credentials. Confirm first.",
     (GateKind.LOGIN, "vi"): "Sắp đăng nhập ({what}) bằng thông tin bạn đã cung cấp. Xác nhận trước.",
@@ -77,7 +77,8 @@ def make_gate(kind: GateKind, spec: TaskSpecV1, what: str, gate_id: str | None =
     lang = "vi" if spec.constraints.language == "vi" else "en"
     blocked = blocked_for(kind, spec)
     template = _REASONS.get((kind, lang), _REASONS[(GateKind.ACTION, lang)])
-    reason = template.format(what=what, blocked=", ".join(blocked) or "nothing")
+    stay = "stay" if len(blocked) > 1 else "stays"
+    reason = template.format(what=what, blocked=", ".join(blocked) or "nothing", stay=stay)
     return PolicyGate(
         gate_id=gate_id or f"gate_{kind.value}",
         kind=kind,

@@ -11,14 +11,29 @@ WAYPOST_VENV="${WAYPOST_VENV:-$WAYPOST_ROOT/.venv}"
 
 _say() { printf 'waypost-setup: %s\n' "$*" >&2; }
 
+# The CPython the locks are resolved for (scripts/lock.sh's --python-version).
+WAYPOST_LOCKED_PYTHON="3.11"
+
+_python_is() {
+  # $1: an interpreter name or path; $2: "locked" (exactly the locked version) or "supported" (3.11+).
+  local test='sys.version_info >= (3, 11)'
+  [ "$2" = "locked" ] && test="'%d.%d' % sys.version_info[:2] == '$WAYPOST_LOCKED_PYTHON'"
+  command -v "$1" >/dev/null 2>&1 && "$1" -c "import sys; sys.exit(0 if $test else 1)" 2>/dev/null
+}
+
 _pick_python() {
+  # WAYPOST_PYTHON when set; else the locked Python when present (so the lock applies), else the newest.
   local candidate
-  for candidate in "${WAYPOST_PYTHON:-}" python3.13 python3.12 python3.11 python3; do
-    [ -n "$candidate" ] || continue
-    if command -v "$candidate" >/dev/null 2>&1 &&
-       "$candidate" -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else 1)' 2>/dev/null; then
-      command -v "$candidate"; return 0
-    fi
+  if [ -n "${WAYPOST_PYTHON:-}" ]; then
+    _python_is "$WAYPOST_PYTHON" supported && { command -v "$WAYPOST_PYTHON"; return 0; }
+    _say "WAYPOST_PYTHON=$WAYPOST_PYTHON is not a working Python 3.11 or newer."
+    return 1
+  fi
+  for candidate in "python$WAYPOST_LOCKED_PYTHON" python3; do
+    _python_is "$candidate" locked && { command -v "$candidate"; return 0; }
+  done
+  for candidate in python3.13 python3.12 python3; do
+    _python_is "$candidate" supported && { command -v "$candidate"; return 0; }
   done
   _say "Python 3.11 or newer is needed (set WAYPOST_PYTHON to its path)."
   return 1
@@ -102,7 +117,7 @@ waypost_system_deps() {
 }
 
 waypost_venv() {
-  # $1: the extras to install ("" or "test"). On Python 3.11 every package comes from the lock file
+  # $1: the extras to install ("" or "test"). On the locked Python every package comes from the lock file
   # (requirements/lock*.txt, pinned with hashes, refreshed by scripts/lock.sh); the project itself is
   # installed editable on top with --no-deps, so nothing unpinned comes in with it.
   local extras="${1:-}" spec="" stamp python lock want
@@ -119,13 +134,14 @@ waypost_venv() {
     return 0
   fi
   local pip=("$WAYPOST_VENV/bin/python" -m pip install -q --disable-pip-version-check)
-  if "$WAYPOST_VENV/bin/python" -c 'import sys; sys.exit(0 if sys.version_info[:2] == (3, 11) else 1)'; then
+  if _python_is "$WAYPOST_VENV/bin/python" locked; then
     _say "installing the locked packages ($(basename "$lock")) into $WAYPOST_VENV"
     "${pip[@]}" --require-hashes -r "$lock" 2> >(grep -v "^WARNING: Location" >&2)
     _say "installing waypost (editable, --no-deps)"
     "${pip[@]}" --no-deps --no-build-isolation -e "$WAYPOST_ROOT" 2> >(grep -v "^WARNING: Location" >&2)
   else
-    _say "the lock file is for Python 3.11; installing waypost$spec from pyproject.toml's ranges instead"
+    _say "the lock file is for Python $WAYPOST_LOCKED_PYTHON; installing waypost$spec from pyproject.toml's ranges instead"
+    _say "(for the locked packages: install python$WAYPOST_LOCKED_PYTHON or set WAYPOST_PYTHON, then delete $WAYPOST_VENV)"
     "${pip[@]}" -e "$WAYPOST_ROOT$spec" 2> >(grep -v "^WARNING: Location" >&2)
   fi
   echo "$want" > "$stamp"

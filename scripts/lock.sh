@@ -2,7 +2,8 @@
 # Refreshes requirements/lock.txt (what ./waypost.sh installs) and requirements/lock-test.txt (what
 # ./run-tests.sh and CI install): every package pinned, with the sha256 of each of its files.
 # Resolved for CPython 3.11 on Linux x86_64 (glibc 2.36, as CI and the developers' machines), with the
-# build backend the editable install needs. Pass --upgrade to move every pin to the newest release
+# build backend the editable install needs (change --python-version with WAYPOST_LOCKED_PYTHON in
+# scripts/bootstrap.sh; a test checks they agree). Pass --upgrade to move every pin to the newest release
 # pyproject.toml allows (or --upgrade-package NAME for one). Run it after changing a dependency in
 # pyproject.toml, then commit both files. Needs uv (pip install uv) or set UV to its path.
 set -euo pipefail

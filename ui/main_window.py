@@ -32,7 +32,7 @@ from ui.secret_vault import SecretVault
 from ui.task_panel import TaskInput, TaskPanel
 from ui.window_layout import LaterTabs, file_menus, restore_geometry, two_columns
 from ui.window_rules import MIN_WIDTH, cap_budget, changed_settings, saved_words
-from ui.words import mode_words, outcome_words, replay_words
+from ui.words import mode_words, named_steps, outcome_words, replay_words
 
 if TYPE_CHECKING:  # the core's types and the late parts: the window paints first (architecture.md)
     from executor.confirm import ConfirmRequest
@@ -335,7 +335,8 @@ class MainWindow(QMainWindow):
         if status == "NEEDS_CLARIFICATION" and question:
             self.task_panel.show_notice(question, "question")
         elif status in ("FAILED", "ABORTED_BUDGET"):
-            self.task_panel.show_notice(f"{words}: {bundle.reason}")
+            reason = named_steps(bundle.reason, self.plan_view.model.names())
+            self.task_panel.show_notice(f"{words}: {reason}")
         self.live_view.set_status_text(words)
         self.statusBar().showMessage(words)
         self.statusBar().setToolTip(f"{bundle.run_status.value} · {bundle.reason} · run {bundle.run_id}")

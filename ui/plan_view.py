@@ -82,6 +82,10 @@ class PlanTableModel(QAbstractTableModel):
         if self._steps:
             self.dataChanged.emit(self.index(0, 0), self.index(len(self._steps) - 1, len(COLUMNS) - 1))
 
+    def names(self) -> dict[str, str]:
+        """Each step's id and the name its row shows."""
+        return {step.step_id: self._text(step, 0) for step in self._steps}
+
     def status_of(self, step_id: str) -> str | None:
         return self._status.get(step_id)
 

@@ -136,7 +136,7 @@ QTableView, QTableWidget, QListWidget {{ background: {t.surface}; alternate-back
 QHeaderView::section {{ background: {t.window}; color: {t.muted}; border: none;
     border-bottom: 1px solid {t.border}; padding: 4px 6px; font-weight: 600; }}
 QTabWidget::pane {{ border: 1px solid {t.border}; border-radius: 6px; top: -1px; background: {t.window}; }}
-QTabBar::tab {{ background: transparent; color: {t.muted}; padding: 6px 14px; border: none;
+QTabBar::tab {{ background: transparent; color: {t.muted}; padding: 6px 10px; border: none;
     border-bottom: 2px solid transparent; }}
 QTabBar::tab:selected {{ color: {t.text}; border-bottom: 2px solid {t.accent}; font-weight: 600; }}
 QProgressBar {{ background: {t.surface}; border: 1px solid {t.border}; border-radius: 6px;

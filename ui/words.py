@@ -7,6 +7,8 @@ modules load (docs/architecture.md, "Cold start").
 
 from __future__ import annotations
 
+import re
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from common.words import listed, plural
@@ -81,6 +83,10 @@ def replay_words(report: ReplayReport) -> str:
         why = "you declined every step" if report.all_declined else "no recorded action could be replayed"
         return f"Nothing was replayed: {why}"
     verdict = "no drift" if report.ok else "the site drifted (see the receipts)"
+    left = [s.note.partition(";")[0] for s in report.steps if s.status == "skipped"]
+    if left:  # a risky action (a submit) is not sent again: said, not hidden behind "no drift"
+        why = "; ".join(dict.fromkeys(n for n in left if n))
+        verdict += f"; {plural(len(left), 'action')} not replayed" + (f" ({why})" if why else "")
     return f"Replayed {plural(report.replayed, 'action')}: {verdict}"
 
 
@@ -111,3 +117,13 @@ def blocked_words(actions: list[str]) -> str:
         return "Nothing else is blocked beyond this step."
     words = list(dict.fromkeys(_BLOCKED_WORDS.get(a, a.replace("_", " ")) for a in actions))
     return f"Whatever you answer, these stay blocked: {listed(words)}."
+
+
+def named_steps(reason: str, names: Mapping[str, str]) -> str:
+    """A run's reason with its step ids as the step names the plan shows: "“Open the page” failed: …"
+    rather than "unfinished steps: stp_o1 failed: …; stp_c1 skipped: needs 'stp_o1'"."""
+    text = reason.removeprefix("unfinished steps: ")
+    for step_id in sorted(names, key=len, reverse=True):
+        pattern = rf"(?<![\w/.:'-])'?{re.escape(step_id)}'?(?![\w/.-])"
+        text = re.sub(pattern, f"“{names[step_id]}”".replace("\\", "\\\\"), text)
+    return text

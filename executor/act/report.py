@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -97,9 +98,7 @@ def describe(
                 f"The form was NOT submitted: submitting stays blocked in this run (blocked: {blocked})."
             )
     if pressed:
-        parts.append(
-            f"Then {goal_summary.rpartition(' and ')[2] or 'pressed the button'}; now on {progress.url}."
-        )
+        parts.append(f"Then {_press_words(goal_summary)}; now on {progress.url}.")
     if progress.refused:
         parts.append(
             "Refused: " + "; ".join(f"{r.get('action')} ({r.get('why')})" for r in progress.refused) + "."
@@ -108,6 +107,12 @@ def describe(
     if note:
         parts.append(f"No field found for: {note}.")
     return " ".join(parts) or goal_summary
+
+
+def _press_words(goal_summary: str) -> str:
+    """ "pressed the send button", out of "filled 3 fields and pressed ..." or "Done: ...; pressed ... ."."""
+    m = re.search(r"pressed the [^;.]*", goal_summary)
+    return m.group(0).strip() if m else "pressed the button"
 
 
 def _pressed(progress: StepProgress, goal_summary: str) -> bool:
@@ -129,6 +134,7 @@ def state_outputs(progress: StepProgress) -> dict[str, Any]:
 def subject(question: str) -> str:
     """What a question asks about, as a noun phrase: "when the team offsite takes place"."""
     q = " ".join(question.split()).rstrip("?. ")
+    q = re.sub(r"(?i)^(?:what(?:'s| is| are)|tell me|give me|show me|find)\s+(?=\w)", "", q)
     return q[0].lower() + q[1:] if q else "the answer"
 
 

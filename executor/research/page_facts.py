@@ -22,7 +22,7 @@ from planner.facts import find_fact, labelled_fact, named_words
 
 #: Kinds of answer that must be a fact found on a page; "text" (summaries, comparisons) is written
 #: from the evidence as a whole.
-FACT_KINDS = frozenset({"date", "time", "number", "count", "price", "email", "person", "item"})
+FACT_KINDS = frozenset({"date", "time", "number", "count", "price", "email", "phone", "person", "item"})
 
 
 @dataclass(frozen=True)

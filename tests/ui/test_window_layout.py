@@ -142,3 +142,21 @@ def test_every_alt_key_reaches_one_thing(qtbot: QtBot, core: AgentCore) -> None:
     ]
     letters = [m for m in map(_mnemonic, labels) if m]
     assert sorted(m for m in set(letters) if letters.count(m) > 1) == [], labels
+
+
+@pytest.mark.parametrize("size", [(1280, 800), (800, 560)])
+@pytest.mark.usefixtures("themed")
+def test_every_tab_title_shows_whole(qtbot: QtBot, core: AgentCore, size: tuple[int, int]) -> None:
+    """At 800 px the tab row needed scroll arrows and "Waiting for you" was cut to "Waiting f"."""
+    window = MainWindow(RunController(core), DEFAULT_SETTINGS)
+    qtbot.addWidget(window)
+    window.resize(*size)
+    window.show()
+    qtbot.waitExposed(window)
+    bar = window.tabs.tabBar()
+    assert "&Waiting for you" in [bar.tabText(i) for i in range(bar.count())]
+    for tab in range(window.tabs.count()):  # the selected title is bold: every one may be selected
+        window.tabs.setCurrentIndex(tab)
+        qtbot.waitUntil(lambda: window.tabs.currentWidget().isVisible())
+        shown = [bar.tabText(i) for i in range(bar.count()) if bar.tabRect(i).right() > bar.width()]
+        assert bar.sizeHint().width() <= bar.width() and shown == [], f"{shown} cut at {size}"

@@ -108,3 +108,35 @@ def test_a_citation_nothing_can_open_shows_its_address_with_copy(qtbot: QtBot) -
     panel.open_note.copy_button.click()
     clipboard = QGuiApplication.clipboard()
     assert clipboard is not None and clipboard.text() == "http://127.0.0.1:8765/pricing.html"
+
+
+async def test_a_failed_run_names_its_steps_not_their_ids(
+    qtbot: QtBot, make_core: Callable[..., AgentCore]
+) -> None:
+    """The notice read "unfinished steps: stp_o1 failed: ...; stp_c1 skipped: needs 'stp_o1'"."""
+    core = make_core(web_search=FakeTool("web_search", fatal=True))
+    search = {"step_id": "r1", "type": "WEB_SEARCH", "name": "Search packages"}
+    plan = make_plan("A", [search, {"step_id": "c1", "type": "COMPUTE", "depends_on": ["r1"]}])
+    async with open_window(core) as window:
+        finished = next_emit(window.controller.run_finished)
+        window.controller.run_plan(plan)
+        (bundle,) = await asyncio.wait_for(finished, 10)
+        assert "r1" in bundle.reason  # the core's reason keeps the ids, for the tooltip
+        notice = window.task_panel.notice.text()
+        assert notice.startswith("Failed: ") and "“Search packages” failed" in notice, notice
+        assert "r1" not in notice and "c1" not in notice, notice
+        assert "r1" in window.task_panel.notice.toolTip() or "r1" in window.statusBar().toolTip()
+
+
+def test_a_replay_says_which_actions_it_left_out() -> None:
+    """A sent run's replay read "Replayed 4 actions: no drift" with its Submit click silently left out."""
+    from executor.replay import ReplayReport, ReplayStep
+    from ui.words import replay_words
+
+    filled = [ReplayStep(seq=n, kind="fill", status="ok", url_expected="u", url_actual="u") for n in (1, 2)]
+    risky = "would submit; replay with include_risky to perform it"
+    sent = ReplayStep(seq=3, kind="click", status="skipped", note=risky)
+    report = ReplayReport(source_run="run_1", replay_run="replay_1", steps=[*filled, sent])
+    assert replay_words(report) == "Replayed 2 actions: no drift; 1 action not replayed (would submit)"
+    whole = ReplayReport(source_run="run_1", replay_run="replay_1", steps=filled)
+    assert replay_words(whole) == "Replayed 2 actions: no drift"

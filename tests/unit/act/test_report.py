@@ -58,3 +58,20 @@ def test_a_switch_turned_off_reads_unchecked() -> None:
     )
     text = describe(p, goal_summary="", submit_blocked=False)
     assert "Product updates = unchecked; Digest = checked." in text
+
+
+def test_a_sent_form_says_what_was_pressed_once() -> None:
+    """The window read "Then Done: pressed the send button.; now on ..." after a form was sent."""
+    text = describe(progress(), goal_summary="Done: pressed the send button.", submit_blocked=False)
+    assert text.endswith("Then pressed the send button; now on http://site/signup.")
+    summary = "filled 3 fields and pressed the send button"
+    text = describe(progress(), goal_summary=summary, submit_blocked=False)
+    assert text.endswith("Then pressed the send button; now on http://site/signup.")
+
+
+def test_what_was_not_found_reads_as_a_noun_phrase() -> None:
+    """ "I could not find what is the CEO's phone number" read as the question pasted in."""
+    from executor.act.report import subject
+
+    assert subject("What is the CEO's phone number?") == "the CEO's phone number"
+    assert subject("when the team offsite takes place") == "when the team offsite takes place"

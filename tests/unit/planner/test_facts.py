@@ -236,3 +236,15 @@ def test_a_labelled_value_is_not_a_yes_or_a_no() -> None:
     assert pets is not None and not pets.satisfied  # "welcome in garden rooms" is for a person to weigh
     breakfast = find_fact("is breakfast included?", "yes_no", rooms)
     assert breakfast is not None and breakfast.satisfied and breakfast.value == "No"
+
+
+def test_a_phone_number_is_asked_for_as_one_and_no_number_is_no_answer() -> None:
+    """ "What is the CEO's phone number on terms.html?" was answered Done with the page's first lines."""
+    from planner.ask_words import fact_kind
+
+    assert fact_kind("What is the CEO's phone number on http://127.0.0.1:8765/terms.html?") == "phone"
+    assert fact_kind("số điện thoại của cửa hàng là gì") == "phone"
+    fact = find_fact("the support phone number", "phone", "Help\nCall +1 (555) 010-0199 for support, 9-17.")
+    assert fact is not None and fact.value == "+1 (555) 010-0199"
+    terms = "Terms of use\nStarter and Pro licences allow internal use only.\nBilled monthly, 12 months."
+    assert find_fact("the CEO's phone number", "phone", terms) is None

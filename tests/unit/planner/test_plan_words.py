@@ -77,3 +77,11 @@ def test_a_named_page_answers_first_and_the_web_search_is_optional() -> None:
     assert kinds[0] == (StepType.OPEN_URL, False)
     assert (StepType.RETRIEVE, True) in kinds
     assert all("does" not in sq.q.split() and "What" not in sq.q.split() for sq in plan.sub_queries)
+
+
+def test_a_gate_reason_agrees_with_how_many_actions_stay_blocked() -> None:
+    """ "submit, purchase, delete stays blocked" read wrong in the gate dialog: a list stays plural."""
+    prefill = _plan("Open https://app.example.com/signup and prefill name Bob, don't submit")
+    reasons = [g.reason for g in prefill.policy_gates if len(g.blocked_actions) > 1]
+    said = "Confirm first; submit, purchase, delete stay blocked."
+    assert reasons and all(r.endswith(said) for r in reasons)
