@@ -200,17 +200,8 @@ class ComputeTool:
         question = question_of(args, ctx)
         pool = _pool(ctx)
         asked = [a for a in (ctx.plan.task.asks.asks if ctx.plan.task else []) if isinstance(a, AnswerAsk)]
-        unread = meaningful_unread(ctx.plan.task.asks) if ctx.plan.task else []
-        if unread and not asked and any(s.type is StepType.OPEN_URL for s in ctx.plan.steps):
-            # "Free up some storage on URL": reading the page is not doing what was asked
-            said = "; ".join(f'"{u}"' for u in unread)
-            about = page_facts.said_about(" ".join(unread), page_facts.page_texts(ctx.step_outputs))
-            quoted = "; ".join(f'"{line}"' for line in about)
-            context = f". The page says: {quoted}" if quoted else ""  # what the page says about it
-            raise FatalToolError(
-                f"I did not do {said}: I could not tell what it asks for on this page{context}",
-                code="unread_task",
-            )
+        if not asked:
+            _refuse_unread(ctx)
         pages = page_facts.page_texts(ctx.step_outputs)
         wanted = [a for a in asked if a.expects in page_facts.FACT_KINDS or page_facts.names_an_item(a)
                   or page_facts.summarizes(a) or page_facts.asks_a_label(a)
@@ -279,6 +270,21 @@ class ComputeTool:
                                                "context": lk.context} for lk in content.links]))  # fmt: skip
             evidence.append(evidence_from(got, content.text[:1000], confidence=0.6))
         return page_facts.Followed(read, evidence, reader.sources) if read else None
+
+
+def _refuse_unread(ctx: ToolContext) -> None:
+    """ "Free up some storage on URL": reading the page is not doing what was asked. The step says
+    so, with what the page says under the heading that names it."""
+    unread = meaningful_unread(ctx.plan.task.asks) if ctx.plan.task else []
+    if not unread or not any(s.type is StepType.OPEN_URL for s in ctx.plan.steps):
+        return
+    said = "; ".join(f'"{u}"' for u in unread)
+    about = page_facts.said_about(" ".join(unread), page_facts.page_texts(ctx.step_outputs))
+    quoted = "; ".join(f'"{line}"' for line in about)
+    context = f". The page says: {quoted}" if quoted else ""
+    raise FatalToolError(
+        f"I did not do {said}: I could not tell what it asks for on this page{context}", code="unread_task"
+    )
 
 
 _STATE_TASKS = {"compare_state_with_sources", "explain_state"}
