@@ -132,6 +132,13 @@ def names_an_item(ask: AnswerAsk) -> bool:
                                                      ask.question))  # fmt: skip
 
 
+#: "and what does it include?", "how much do they cost": a question whose subject is the last answer.
+_ABOUT_THE_LAST = (
+    r"(?i)^(?:and\s+|but\s+)?(?:what|how much|how many|when|where|why|which|how)\s+"
+    r"(?:(?:does|do|did|is|are|was|were|would|will|can|could)\s+)?(?:it|they|that|this one|that one|them)\b"
+)
+
+
 def asks_on_page(ask: AnswerAsk) -> bool:
     """ "Where is the meetup?", "tell me the guest policy": a question (not "compare ..." or
     "recommend ...", which are written from what was read), answered with a line of a page read that
@@ -143,7 +150,7 @@ def asks_on_page(ask: AnswerAsk) -> bool:
     # "... and what does it include?": about what the question before it found, which the answer's
     # account of that item says, not a line of the page
     follows_up = (
-        re.search(r"(?i)\b(?:it|they|them|its|their|that one|this one)\b", question) is not None
+        re.match(_ABOUT_THE_LAST, question) is not None
         or re.fullmatch(r"(?i)(?:and\s+|but\s+)?(?:why|why not|how come|how so|tại sao|vì sao)\W*", question)
         is not None  # "And why?": about the question before it
         or not topic(question)

@@ -98,3 +98,8 @@ def test_a_follow_up_about_the_last_answer_is_not_a_page_question(question: str)
     """It is about the item the question before it found, which the answer's account of that item
     says: it is not looked for as a line of the page."""
     assert not page_facts.asks_on_page(AnswerAsk(question=question, expects="text"))
+
+
+def test_a_question_about_the_sites_own_policy_is_a_page_question() -> None:
+    """ "What's their refund policy?": "their" is the site, not the last answer."""
+    assert page_facts.asks_on_page(AnswerAsk(question="what's their refund policy?", expects="text"))
