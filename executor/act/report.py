@@ -91,7 +91,7 @@ def describe(
                 f"A typed value MAY HAVE LEFT the browser although submitting was blocked: {unchecked[0]}."
             )
         elif submit_blocked and sent_next:
-            parts.append("Not sent yet: the next step sends the form, with its own confirmation.")
+            parts.append("Not sent by this step: the next one sends the form, with its own confirmation.")
         elif submit_blocked:
             blocked = ", ".join(blocked_actions) or "submit"
             parts.append(
