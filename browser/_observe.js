@@ -61,6 +61,25 @@
     if (!groups.has(g)) groups.set(g, groups.size + start);
     return groups.get(g);
   };
+  // The heading a form sits under ("Join the pottery class" over its form, "Newsletter" over the
+  // other): what tells two forms with the same fields apart once one of them was sent.
+  const headings = new Map();
+  const headingOf = (el) => {
+    const g = el.form || el.closest("form, [role=form]");
+    if (!g) return "";
+    if (headings.has(g)) return headings.get(g);
+    let found = "";
+    const own = g.querySelector("h1, h2, h3, h4, legend, [role=heading]");
+    if (own) found = own.innerText || own.textContent || "";
+    for (let node = g, depth = 0; !found && node && depth < 4; node = node.parentElement, depth++) {
+      for (let prev = node.previousElementSibling; prev && !found; prev = prev.previousElementSibling) {
+        const h = prev.matches("h1, h2, h3, h4, [role=heading]") ? prev : prev.querySelector("h1, h2, h3, h4, [role=heading]");
+        if (h) found = h.innerText || h.textContent || "";
+      }
+    }
+    headings.set(g, clean(found, 80));
+    return headings.get(g);
+  };
   const areaOf = (el) => {
     if (el.closest("dialog, [role=dialog], [role=alertdialog]")) return "dialog";
     if (el.closest("nav, [role=navigation]")) return "nav";
@@ -190,6 +209,7 @@
         };
         info.context = contextOf(el, info.name);
         info.form = groupOf(el);
+        info.heading = info.form === null ? "" : headingOf(el);
         const ph = el.getAttribute("placeholder");
         if (ph) info.placeholder = clean(ph, maxName);
         if (tag === "a") info.href = clean(el.getAttribute("href"), 80);

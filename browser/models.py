@@ -363,6 +363,7 @@ class ElementInfo(Contract):
     context: str = ""  # the row, card or list item it sits in, when that says more than its name
     form: int | None = None  # the form (search region, dialog) it belongs to, numbered across the page
     area: str = ""  # "nav", "header", "footer", "aside", "dialog"; "" for the main content
+    heading: str = ""  # the heading its form sits under ("Join the pottery class"), for a form's fields
 
     def render(self) -> str:
         """One compact line, e.g. `[3] textbox "Email" =a@b.co` or `[5] password "Password" =[hidden]`."""

@@ -133,10 +133,25 @@ def submitting(purpose: SubmitPurpose) -> Reader:
             for item in read_list(listed):
                 chosen = _plan_choice(item.field, item.value) or _plan_phrase(f"{item.field} {item.value}")
                 asks.append(chosen or FillAsk(field=item.field, value=item.value))
-        asks.append(SubmitAsk(purpose=purpose))
+        asks.append(SubmitAsk(purpose=purpose, about="" if need else _what_for(rest)))
         return asks
 
     return read
+
+
+_FOR = re.compile(
+    r"(?i)^(?:(?:me|us|myself)\s+)?(?:up\s+)?for\s+(?:the\s+|a\s+|an\s+|my\s+)?(?P<what>[^,:;]+?)"
+    r"(?=\s+(?:with|as|using|on|at|under|from|in|to)\b|\s*[,:;]|\s*$)"
+)
+
+
+def _what_for(rest: str) -> str:
+    """ "me for the pottery class with ...": what the send is for ("pottery class"); nothing for "for
+    me", "for it" or a plan chosen by name ("for the Team plan", a choice of its own)."""
+    m = _FOR.match(rest.strip())
+    what = m.group("what").strip() if m else ""
+    plain = r"(?i)it|them|this|that|me|us|one|an? account|free|\w+\s+(?:plan|tier)"
+    return "" if not what or re.fullmatch(plain, what) else what
 
 
 def saving(verb: str, rest: str) -> list[Ask] | None:

@@ -409,6 +409,8 @@ class Moves:
         if form is None:  # filled by an earlier step: the form whose fields hold values
             form, last = g.filled_form(self.obs)
         pick = g.find_submit(self.obs, ask.purpose, form=form, after=last, avoid=self.avoid)
+        if ask.about and pick.element is not None and not _for_it(self.obs, pick.element, ask.about):
+            return Stop(f'no form on this page says it is for "{ask.about}", so none was sent')
         return self._pressing(pick, ask.describe())
 
     def _explore(self, i: int, ask: AnswerAsk) -> Move:
@@ -427,3 +429,13 @@ class Moves:
         return Here(
             [_click(pick.element)], "explore", 0.7, f"open {g.describe(pick.element)} to find the answer"
         )
+
+
+def _for_it(obs: Observation, button: ElementInfo, about: str) -> bool:
+    """ "Sign me up for the pottery class": the form's own words (its heading, its row, its button)
+    say so; with one form on the page, the page's title and text may. The newsletter's form beside
+    the class's is never sent for the class, nor the class's for a yoga class the page never names."""
+    own = f"{button.name} {button.context} {button.heading}"
+    forms = {e.form for e in obs.elements if e.form is not None}
+    shown = own if len(forms) > 1 else f"{own} {obs.title} {obs.text}"
+    return g.words_score(g.item_words(about), shown) >= g.MATCH

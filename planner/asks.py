@@ -149,6 +149,9 @@ class SubmitAsk(_Ask):
 
     kind: Literal["submit"] = "submit"
     purpose: SubmitPurpose = "send"
+    #: What it is for, in the person's words ("pottery class" in "sign me up for the pottery class"):
+    #: the form sent, or the page that answered, must say so (not the newsletter's form beside it).
+    about: str = ""
 
     def describe(self) -> str:
         words = {"login": "sign in", "signup": "sign up", "send": "send the form", "reply": "send the reply"}

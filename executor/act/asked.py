@@ -295,6 +295,19 @@ class AskCheck:
         return _send_problem(done[-1])
 
     def _submit(self, ask: SubmitAsk) -> str | None:
+        sent = self._sent(ask)
+        if sent is not None or not ask.about:
+            return sent
+        # "sign me up for the pottery class": the form pressed (its heading, its row) or the page the
+        # site answered with names it; the newsletter's "Sign up" beside it is another send
+        last = [h for h in _ok(self.history, ("click", "press")) if _is_control(h)][-1]
+        heading = str((last.element or {}).get("heading") or "")
+        shown = f"{_named(last)} {_context(last)} {heading} {self.obs.title} {self.text}"
+        if g.words_score(g.item_words(ask.about), shown) >= g.MATCH:
+            return None
+        return f'the page does not show that what was sent was for "{ask.about}"'
+
+    def _sent(self, ask: SubmitAsk) -> str | None:
         pressed = [h for h in _ok(self.history, ("click", "press")) if _is_control(h)]
         if not pressed:
             refused = [
@@ -303,6 +316,8 @@ class AskCheck:
                 if h.status == "blocked" and h.action.get("kind") in ("click", "press")
             ]
             why = f": {refused[-1].message}" if refused and refused[-1].message else ""
+            if ask.about and not why:  # the policy stopped before a form that is not for it
+                why = f' (no form on the page says it is for "{ask.about}")'
             return f"the form was never sent: the {ask.purpose} button was never pressed{why}"
         last = pressed[-1]
         problem = _send_problem(last)

@@ -387,6 +387,7 @@ _ELEMENT_FACTS = {
     "form",
     "area",
     "href",
+    "heading",
 }
 
 

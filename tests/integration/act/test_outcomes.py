@@ -172,6 +172,28 @@ async def test_a_form_behind_a_tab_is_opened_filled_and_sent(
     assert b"name=Jo+Smith" in site.post_bodies("/appointments")[0]
 
 
+@pytest.mark.parametrize(
+    ("what", "sent"),
+    [("pottery class", 1), ("yoga class", 0), ("newsletter", 0)],
+)
+async def test_a_send_for_something_sends_only_the_form_that_says_so(
+    what: str, sent: int, act_harness: ActHarness, site: FixtureSite
+) -> None:
+    """ "Sign me up for the pottery class": the class's form (its heading says so) is sent; a yoga
+    class the page never names, or the newsletter whose own form the email was not typed into, sends
+    nothing and says why, never SUCCESS for a form that was for something else."""
+    site.clear_posts()
+    plan = plan_rules(f"Sign me up for the {what} at {site.url('/asked/classes.html')} with jo@example.com")
+    bundle = await act_harness.run(plan, confirm=Answer(), policy=ApprovalPolicy.ALL)
+    assert site.post_count("/asked/classes/pottery") == sent
+    assert site.post_count("/asked/classes/letter") == 0
+    if sent:
+        assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
+    else:
+        assert bundle.run_status is RunStatus.FAILED, bundle.reason
+        said_everywhere(act_harness, bundle, f'no form on the page says it is for "{what}"')
+
+
 async def test_a_subscribe_goal_presses_subscribe_once(act_harness: ActHarness, site: FixtureSite) -> None:
     site.clear_posts()
     steps = goal(site.url("/subscribe.html"), "Subscribe to the newsletter", {"email": "ada@example.com"})
