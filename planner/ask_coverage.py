@@ -14,6 +14,7 @@ import re
 from collections.abc import Iterable, Sequence
 
 from planner._text import fold
+from planner.ask_verbs import verb_of
 from planner.asks import Ask, FillAsk
 from planner.slots import EMAIL, PHONE
 
@@ -58,6 +59,8 @@ def stated_values(task: str) -> list[str]:
         add(m.start(), m.end(), m.group(1).strip())
     for m in _NAME.finditer(text):
         words = m.group(0).split()
+        if verb_of(words[0]) is not None:
+            words.pop(0)  # "Click Go": a verb opening the sentence, capitalised for it
         while words and fold(words[0].lower()) in _OPENERS:
             words.pop(0)  # "Please Jo Smith": the opener is not part of the name
         if len(words) >= 2 and all(w[0].isupper() for w in words):  # the class spans small letters too
