@@ -99,7 +99,16 @@ def find_fact(question: str, kind: FactKind, text: str) -> Fact | None:
     return found
 
 
+#: "the page title", "the title of this page": the page's own title, its text's first line.
+_TITLE = re.compile(
+    r"(?i)\b(?:page|site|tab)(?:'s)? title\b|\btitle of (?:the|this) (?:page|site|tab)\b|tiêu đề trang"
+)
+
+
 def _find(question: str, kind: FactKind, text: str) -> Fact | None:
+    if kind == "text" and _TITLE.search(question):
+        title = next((line.strip() for line in text.splitlines() if line.strip()), "")
+        return Fact(value=title, line=title, kind=kind) if title else None
     if kind == "text" and _SUMMARY.search(question):
         one = bool(re.search(r"(?i)\b(?:one sentence|tl;?dr|một câu)\b", question))
         line = summary_sentence(text, 1 if one else 3)
