@@ -8,6 +8,7 @@ a sentence saying what was not found, instead of pasting the page as if it answe
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -204,18 +205,25 @@ def _points_elsewhere(fact: Fact, page: PageText) -> bool:
     return fact.kind == "text" and any(" ".join(own.split()).lower() in said for _, own, _ in page.links)
 
 
-def said_about(words: str, pages: Sequence[PageText], *, most: int = 2) -> list[str]:
+#: Words of a request that name nothing on a page ("free *up* *some* storage").
+_PLAIN = frozenset(words_of("up some free more less all any get make out off down"))
+
+
+def said_about(words: str, pages: Sequence[PageText], *, most: int = 4) -> list[str]:
     """What the pages say under the heading or on the line that names `words` ("Storage" -> "38.2 GB
-    of 100 GB used. ..."): the page's own account of what the person asked about, for a refusal."""
-    wanted = set(topic(words))
+    of 100 GB used. ...", up to the next heading): the page's own account of what the person asked
+    about, for a refusal."""
+    wanted = set(topic(words)) - _PLAIN
     for page in pages:
         lines = page_lines(page.text)
-        hits = [i for i, line in enumerate(lines) if wanted & set(words_of(line))]
-        if not hits:
+        shared = [(len(wanted & set(words_of(line))), -i) for i, line in enumerate(lines)]
+        best = max(shared, default=(0, 0))
+        if best[0] == 0:
             continue
-        i = hits[0]
+        i = -best[1]  # the line that names most of it ("Storage"), the first of equals
         start = i + 1 if len(lines[i].split()) <= 3 else i  # a heading: what stands under it
-        return [line for line in lines[start : start + most] if len(line.split()) > 3]
+        section = list(itertools.takewhile(lambda line: len(line.split()) > 3, lines[start:]))
+        return section[:most]
     return []
 
 

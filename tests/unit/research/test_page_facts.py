@@ -103,3 +103,17 @@ def test_a_follow_up_about_the_last_answer_is_not_a_page_question(question: str)
 def test_a_question_about_the_sites_own_policy_is_a_page_question() -> None:
     """ "What's their refund policy?": "their" is the site, not the last answer."""
     assert page_facts.asks_on_page(AnswerAsk(question="what's their refund policy?", expects="text"))
+
+
+def test_a_refusal_quotes_the_section_that_names_what_was_asked_up_to_the_next_heading() -> None:
+    data = page_facts.page_text(
+        "http://site.test/data",
+        "Brightdesk\nOverview Members Data Sign up\nStorage\n"
+        "38.2 GB of 100 GB used. The Archive folder holds 12.4 GB.\n"
+        "Clean up permanently deletes every file in Archive (12.4 GB). This cannot be undone.\n"
+        "Export\nGet a copy of everything in your workspace.",
+        [],
+        [],
+    )
+    said = page_facts.said_about("Free up some storage", [data])
+    assert said[0] == "38.2 GB of 100 GB used." and said[-1] == "This cannot be undone.", said
