@@ -219,7 +219,10 @@ class ComputeTool:
             raise FatalToolError("; ".join(gaps), code="not_found_on_page")
         unmet = [a.fact.because or a.fact.value for a in found if a.fact is not None and not a.fact.satisfied]
         head = page_facts.lead_text(found, evidence) or attribute.lead(question, records, pool, ctx.evidence)
-        answered_all = bool(wanted) and len(wanted) == len(asked) and not unmet
+        # every question answered by a page's fact: with no model, a summary would only paste the page
+        answered_all = (
+            bool(wanted) and len(wanted) == len(asked) and not unmet and self.summarizer.llm is None
+        )
         if head and (followed or answered_all):  # the facts asked for are the answer, with their sources
             used = sorted({int(n) for n in re.findall(r"\[(\d+)\]", head)})
             outputs = {
