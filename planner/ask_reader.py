@@ -197,12 +197,14 @@ def _each_asked(question: str) -> list[str]:
     """ "What are the opening hours and the address of the clinic?": two facts, each its own question
     about the clinic, so an answer holding one of them is not taken for both."""
     m = _LISTED_QUESTION.match(question.strip().rstrip(" ?"))
-    parts = _QUESTION_ITEM.split(m.group("items")) if m else []
+    if m is None:
+        return [question]
+    parts = _QUESTION_ITEM.split(m.group("items"))
     if len(parts) < 2 or any(len(p.split()) > 8 for p in parts):
         return [question]
     tail = _OF_WHAT.search(parts[-1])
     of = tail.group(0) if tail else ""
-    return [f"{m.group('qw')} {p if _OF_WHAT.search(p) else p + of}?" for p in parts if p.strip()]  # type: ignore[union-attr]
+    return [f"{m.group('qw')} {p if _OF_WHAT.search(p) else p + of}?" for p in parts if p.strip()]
 
 
 _LOCATE = re.compile(r"(?i)^find\s+(?P<what>(?:the|my)\s+(?!\w+est\b|best\b|right\b|good\b).+)$")
