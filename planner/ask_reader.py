@@ -102,14 +102,15 @@ def _clauses(text: str) -> list[str]:
         return f"\x00{len(kept) - 1}\x00"
 
     protected = _KEEP_WHOLE.sub(keep, text)
-    pieces = [
-        re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], p)
-        for p in _BREAK.split(protected)
-        if p and p.strip() and not _ONLY_PLACE.match(p.strip())
+    parts = re.split(f"({_BREAK.pattern})", protected, flags=re.I)
+    joined = [
+        (re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], p), parts[i - 1] if i else "")
+        for i, p in enumerate(parts)
+        if i % 2 == 0 and p and p.strip() and not _ONLY_PLACE.match(p.strip())
     ]
+    pieces = _share_subject([p for p, _ in joined])
     out: list[str] = []
-    pieces = _share_subject(pieces)
-    for piece in pieces:
+    for piece, before in zip(pieces, (b for _, b in joined), strict=True):
         piece = POLITE.sub("", piece.strip())
         piece = POLITE.sub("", piece)
         if JUST_LOOK.match(piece) or KEEP_REST.match(piece):
@@ -134,12 +135,15 @@ def _clauses(text: str) -> list[str]:
         )
         if out and not starts:
             joiner = ", " if not out[-1].endswith((".", "?", "!")) else " "
+            if _SEARCHED.match(out[-1]) and re.fullmatch(r"(?i)\s+(?:and|và)\s+", before):
+                joiner = before  # "search for Pride and Prejudice": one title, not a list
             out[-1] = f"{out[-1]}{joiner}{piece}"
         else:
             out.append(piece)
     return out
 
 
+_SEARCHED = re.compile(r"(?i)^(?:search|look up|find|tìm)\b")
 _QUESTION_WORD = r"(?:when|where|who|what time|what date|how much|how many|why)"
 _BARE_QUESTION = re.compile(rf"(?i)^{_QUESTION_WORD}\W*$")
 _ASKED_ABOUT = re.compile(rf"(?i)^{_QUESTION_WORD}\s+(?P<rest>.+)$")

@@ -157,6 +157,17 @@ async def test_a_search_that_finds_nothing_is_not_a_success(
     said_everywhere(act_harness, bundle, 'found nothing: the page says "No results found for your search."')
 
 
+async def test_a_search_whose_results_never_mention_it_is_not_a_success(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    """The site lists something for any query, but nothing it lists mentions what was searched for
+    (only its "3 results for ..." line repeats the query): the thing was not found."""
+    plan = plan_rules(f"Search {site.url('/search.html')} for loosely brewed teapots")
+    bundle = await act_harness.run(plan, confirm=Answer(), policy=ApprovalPolicy.ALL)
+    assert bundle.run_status is RunStatus.FAILED, bundle.reason
+    said_everywhere(act_harness, bundle, 'never mention "loosely", "brewed", "teapots"')
+
+
 async def test_a_form_behind_a_tab_is_opened_filled_and_sent(
     act_harness: ActHarness, site: FixtureSite
 ) -> None:
