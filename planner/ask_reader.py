@@ -111,8 +111,9 @@ def _clauses(text: str) -> list[str]:
     pieces = _share_subject([p for p, _ in joined])
     out: list[str] = []
     for piece, before in zip(pieces, (b for _, b in joined), strict=True):
-        piece = POLITE.sub("", piece.strip())
-        piece = POLITE.sub("", piece)
+        polite = POLITE.sub("", POLITE.sub("", piece.strip()))
+        only = re.match(r"(?i)just\s", piece.strip()) and not (verb_of(polite) or as_question(polite))
+        piece = piece.strip() if only else polite  # ", just the family events": which ones, not filler
         if JUST_LOOK.match(piece) or KEEP_REST.match(piece):
             continue  # "xem giúp mình", "check": where to look, already known
         asked = QUESTION_START.match(piece) is not None or as_question(piece) is not None
@@ -126,7 +127,7 @@ def _clauses(text: str) -> list[str]:
             bool(out) and _OPENS_PAGE.match(out[-1]) is not None
         )  # "Open URL, frobnicate ...": its own
         unknown_verb = VERB_OBJECT.match(piece) is not None and verb_of(piece) is None  # "frobnicate the x"
-        starts = (
+        starts = not ONLY_THESE.match(piece) and (
             verb_of(piece) is not None
             or (asked and not continues_question)
             or NEGATION.match(piece)
@@ -143,6 +144,8 @@ def _clauses(text: str) -> list[str]:
     return out
 
 
+#: ", but only jazz nights", "just the family events": which ones of what the clause before asks for.
+ONLY_THESE = re.compile(r"(?i)^(?:but\s+|nhưng\s+)?(?:only|just|chỉ)\s")
 _SEARCHED = re.compile(r"(?i)^(?:search|look up|find|tìm)\b")
 _QUESTION_WORD = r"(?:when|where|who|what time|what date|how much|how many|why)"
 _BARE_QUESTION = re.compile(rf"(?i)^{_QUESTION_WORD}\W*$")

@@ -136,7 +136,9 @@ def as_question(clause: str) -> str | None:
         return None
     vi_asked = _VI_QUESTION.search(stripped) is not None and not _VI_REQUEST.search(stripped)
     if QUESTION_START.match(stripped) or stripped.endswith("?") or vi_asked:
-        body = re.sub(r"^(?:tell me|let me know|cho (?:(?:tôi|mình|em)\s+)?biết)\s+", "", stripped, flags=re.I)
+        body = re.sub(
+            r"^(?:tell me|let me know|cho (?:(?:tôi|mình|em)\s+)?biết)\s+", "", stripped, flags=re.I
+        )
         return body.rstrip(" .")
     return None
 

@@ -42,7 +42,9 @@ from planner.synonyms import alternatives
 
 _CLICKS = ("click", "press", "check", "select")
 #: A line that repeats the query back ("12 results for ...") rather than listing a result.
-_ECHO = re.compile(r"(?i)\b(?:results?|searched|search(?:ing)? for|showing|matches)\b|kết quả|tìm kiếm|đã tìm")
+_ECHO = re.compile(
+    r"(?i)\b(?:results?|searched|search(?:ing)? for|showing|matches)\b|kết quả|tìm kiếm|đã tìm"
+)
 _ERROR_TEXT = re.compile(
     r"(?i)\b(?:error|failed|invalid|incorrect|could not|couldn't|went wrong|try again|not allowed|denied|"
     r"bad request|server error)\b|lỗi|thất bại|không hợp lệ"
@@ -246,7 +248,9 @@ class AskCheck:
         match (or a query holding more than the subject) has not found what was asked. The page's echo
         of the whole query ("Results for ...", "Bạn đã tìm: ...") is not a result."""
         lines = [
-            line for line in self.text.splitlines() if not (query.lower() in line.lower() and _ECHO.search(line))
+            line
+            for line in self.text.splitlines()
+            if not (query.lower() in line.lower() and _ECHO.search(line))
         ]
         shown = set(g.tokens("\n".join(lines)))
         missing = set(g.tokens(query)) - shown

@@ -8,6 +8,7 @@ final answer and the receipts' run_end record.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qs
 
 import pytest
 
@@ -211,3 +212,37 @@ async def test_a_subscribe_goal_presses_subscribe_once(act_harness: ActHarness, 
     bundle = await act_harness.run(act_plan(steps, gates=OPEN), confirm=Answer())
     assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
     assert site.post_count("/subscribe") == 1
+
+
+@pytest.mark.parametrize(
+    ("task", "topics"),
+    [
+        ("sign me up to the weekly events email on {url} but ONLY live jazz nights - jo@example.com",
+         ["jazz"]),
+        ("Subscribe me to the events email on {url}, just stand-up comedy and family days. My email is "
+         "jo@example.com", ["comedy", "family"]),
+    ],
+)  # fmt: skip
+async def test_a_sign_up_for_only_some_topics_ticks_exactly_those(
+    act_harness: ActHarness, site: FixtureSite, task: str, topics: list[str]
+) -> None:
+    """ "but ONLY live jazz nights": which of the sign-up's boxes to tick is part of what was asked;
+    a sign-up that sends the address alone is not it."""
+    site.clear_posts()
+    plan = plan_rules(task.format(url=site.url("/topics.html")))
+    bundle = await act_harness.run(plan, confirm=Answer(), policy=ApprovalPolicy.ALL)
+    assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
+    [body] = site.post_bodies("/topics")
+    sent = parse_qs(body.decode())
+    assert (sent["email"], sent["topic"]) == (["jo@example.com"], topics)
+
+
+async def test_a_sign_up_for_a_topic_the_form_lacks_is_not_a_success(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    site.clear_posts()
+    url = site.url("/topics.html")
+    task = f"sign me up to the weekly events email on {url} but only poetry slams - jo@example.com"
+    bundle = await act_harness.run(plan_rules(task), confirm=Answer(), policy=ApprovalPolicy.ALL)
+    assert bundle.run_status is not RunStatus.SUCCESS, bundle.reason
+    assert "poetry slams" in (bundle.reason or "") + (bundle.final_answer or "")
