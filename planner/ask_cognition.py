@@ -129,8 +129,8 @@ class _Policy(Moves):
             return served_ok(self.history, i, "confirm")
         if kind == "press" and isinstance(ask, PressAsk) and ask.item:
             return served_ok(self.history, i, "press")
-        if kind in ("advance", "answer"):
-            return False  # decided from the page each time
+        if kind in ("advance", "answer") or (isinstance(ask, ToggleAsk) and ask.only):
+            return False  # decided from the page each time ("only jazz": boxes ticked by default too)
         return served_ok(self.history, i, "do")
 
     def _finish(self, pending: list[int], waiting: list[str]) -> CognitionDecision:

@@ -108,7 +108,11 @@ def submitting(purpose: SubmitPurpose) -> Reader:
         only = _ONLY.search(rest) if purpose == "signup" else None
         if only:  # "sign me up to the events email, but only jazz nights": which boxes to tick
             rest = rest[: only.start()] + rest[only.end() :]
-            asks += [ToggleAsk(what=noun_phrase(n)) for n in _ITEMS.split(only.group("only")) if n.strip()]
+            asks += [
+                ToggleAsk(what=noun_phrase(n), only=True)
+                for n in _ITEMS.split(only.group("only"))
+                if n.strip()
+            ]
         m = re.search(r"(?i)\b(?:as|with (?:the )?(?:username|user name|login))\s+(?P<user>[\w.@+-]+)", rest)
         if m and purpose == "login" and m.group("user").lower() not in ("the", "a", "my"):
             asks.append(FillAsk(field="username", value=m.group("user")))

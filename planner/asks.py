@@ -53,6 +53,8 @@ class ToggleAsk(_Ask):
     kind: Literal["toggle"] = "toggle"
     what: str = Field(min_length=1)
     on: bool = True
+    #: "but ONLY jazz nights": the form's other boxes stay unticked (planner/only_ticks.py).
+    only: bool = False
 
     def describe(self) -> str:
         return f"turn {'on' if self.on else 'off'} {self.what}"

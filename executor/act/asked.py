@@ -37,6 +37,7 @@ from planner.asks import (
 )
 from planner.decisions import HistoryEntry
 from planner.fact_words import number, tables
+from planner.only_ticks import also_ticked, picked
 from planner.page_words import none_found, shows, sort_option
 from planner.synonyms import alternatives
 
@@ -185,9 +186,12 @@ class AskCheck:
         pick = g.find_toggle(self.obs, ask.what)
         state = "on" if ask.on else "off"
         if pick.element is not None and pick.element.checked is not None:
-            return (
-                None if pick.element.checked == ask.on else f"{pick.element.name or ask.what} is not {state}"
-            )
+            if pick.element.checked != ask.on:
+                return f"{pick.element.name or ask.what} is not {state}"
+            extra = also_ticked(self.obs, pick.element, picked(self.asks)) if ask.only else []
+            if extra:
+                return f"only {ask.what} was asked for, but {', '.join(e.name for e in extra)} is ticked too"
+            return None
         done = [h for h in _ok(self.history, ("check", "click")) if _matches(h, ask.what) >= g.MATCH]
         if done and done[-1].action.get("checked", True) == ask.on:
             return None

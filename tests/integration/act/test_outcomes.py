@@ -237,6 +237,20 @@ async def test_a_sign_up_for_only_some_topics_ticks_exactly_those(
     assert (sent["email"], sent["topic"]) == (["jo@example.com"], topics)
 
 
+async def test_only_some_topics_unticks_what_the_page_ticked_by_default(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    site.clear_posts()
+    url = site.url("/topics.html?ticked")
+    plan = plan_rules(
+        f"sign me up to the weekly events email on {url} but ONLY live jazz nights - jo@example.com"
+    )
+    bundle = await act_harness.run(plan, confirm=Answer(), policy=ApprovalPolicy.ALL)
+    assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
+    [body] = site.post_bodies("/topics")
+    assert parse_qs(body.decode())["topic"] == ["jazz"]
+
+
 async def test_a_sign_up_for_a_topic_the_form_lacks_is_not_a_success(
     act_harness: ActHarness, site: FixtureSite
 ) -> None:
