@@ -41,6 +41,7 @@ from planner.asks import (
     OpenAsk,
     PressAsk,
     SubmitAsk,
+    ToggleAsk,
 )
 from planner.field_values import read_list, unlisted
 
@@ -185,8 +186,26 @@ def read_asks(task: str) -> AskList:
     forbidden = list(dict.fromkeys(f for f in reading.forbidden if f))
     asks = [a for a in reading.asks if not _is_forbidden(a, forbidden)]
     asks, unread = _needs_join_choice(_found_then_used(asks), reading.unread)
+    asks = asks if _IN_TURN.search(text) else _set_before_sent(asks)
     asks, unread = cover(task, asks, forbidden, unread)
     return AskList(asks=asks, forbidden=forbidden, unread=unread)
+
+
+#: Words that put one thing after another ("sign up, then turn off the emails in settings").
+_IN_TURN = re.compile(r"(?i)\b(?:then|after(?:wards)?|once|next|finally|later)\b|rồi|sau đó|sau khi")
+
+
+def _set_before_sent(asks: list[Ask]) -> list[Ask]:
+    """ "Register with jo@x.co and untick the marketing emails": a box or field named after the send
+    belongs to the form being sent (a person sets it first), unless the task puts them in turn."""
+    sent = next((i for i, a in enumerate(asks) if isinstance(a, SubmitAsk)), None)
+    if sent is None:
+        return asks
+    settings = [a for a in asks[sent + 1 :] if isinstance(a, ToggleAsk | FillAsk) and not a.where]
+    if not settings:
+        return asks
+    rest = [a for a in asks[sent:] if a not in settings]
+    return [*asks[:sent], *settings, *rest]
 
 
 #: A stated need: a number of people or seats, an amount of storage ("12 people", "200 GB").

@@ -221,6 +221,7 @@ async def test_a_subscribe_goal_presses_subscribe_once(act_harness: ActHarness, 
          ["jazz"]),
         ("Subscribe me to the events email on {url}, just stand-up comedy and family days. My email is "
          "jo@example.com", ["comedy", "family"]),
+        ("Subscribe to the events email on {url} with jo@example.com and tick talks and readings", ["talks"]),
     ],
 )  # fmt: skip
 async def test_a_sign_up_for_only_some_topics_ticks_exactly_those(
