@@ -109,7 +109,8 @@ class _Policy(Moves):
         purpose = submits[0] if submits else self.asks.sent_later
         if purpose is None or any(h.phase == "to_form" for h in self.history):
             return None
-        link = way_to_form(self.obs, purpose, self.avoid)
+        about = next((a.about for a in self.asks.asks if isinstance(a, SubmitAsk)), self.asks.sent_about)
+        link = way_to_form(self.obs, purpose, self.avoid, about)
         if link is None:
             return None
         return CognitionDecision(decision="act", actions=[{"kind": "click", "target": {"index": link.index}}],

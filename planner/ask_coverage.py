@@ -104,7 +104,7 @@ def _said(asks: Sequence[Ask], others: Iterable[str]) -> str:
 
 
 #: Words that say the name after them is the person's: "for Nguyễn Văn An", "I'm Jo Smith".
-_NAMED = r"(?:for|cho|tên|name|named|called|i'm|i am|tôi là|my name is)\s*:?\s*"
+_NAMED = r"(?:for|as|cho|tên|name|named|called|i'm|i am|tôi là|my name is)\s*:?\s*"
 
 
 def _typed_fill(value: str, task: str) -> FillAsk | None:
@@ -115,6 +115,11 @@ def _typed_fill(value: str, task: str) -> FillAsk | None:
     if re.search(rf"(?i)\b{_NAMED}{re.escape(value)}\b", task) and _NAME.fullmatch(value):
         return FillAsk(field="name", value=value)
     return None
+
+
+def _login(asks: Sequence[Ask]) -> bool:
+    """A sign-in is given a username ("as jo"), never a person's name to type."""
+    return any(isinstance(a, SubmitAsk) and a.purpose == "login" for a in asks)
 
 
 def cover(task: str, asks: list[Ask], forbidden: list[str], unread: list[str]) -> tuple[list[Ask], list[str]]:
@@ -135,6 +140,8 @@ def cover(task: str, asks: list[Ask], forbidden: list[str], unread: list[str]) -
         if fold(value.lower()) in held or (_COUNTED.fullmatch(value) and _held(value, tokens)):
             continue
         fill = _typed_fill(value, task) if acting else None
+        if fill is not None and fill.field == "name" and _login(asks):
+            fill = None
         if fill is not None and fill.field not in filled:
             submit = next((i for i, a in enumerate(new_asks) if a.kind == "submit"), len(new_asks))
             new_asks.insert(submit, fill)  # typed before the form is sent

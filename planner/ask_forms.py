@@ -148,7 +148,8 @@ def submitting(purpose: SubmitPurpose) -> Reader:
 
 
 _FOR = re.compile(
-    r"(?i)^(?:(?:me|us|myself)\s+)?(?:up\s+)?for\s+(?:the\s+|a\s+|an\s+|my\s+)?(?P<what>[^,:;]+?)"
+    r"(?i)^(?:(?:me|us|myself)\s+)?(?:up\s+)?(?:for|into|onto|in\s+for)\s+(?:the\s+|a\s+|an\s+|my\s+)?"
+    r"(?P<what>[^,:;]+?)"
     r"(?=\s+(?:with|as|using|on|at|under|from|in|to)\b|\s*[,:;]|\s*$)"
 )
 

@@ -250,6 +250,8 @@ class AskList(Contract):
     unread: list[str] = Field(default_factory=list)
     #: The send a later step makes with these fills (its own gate): where the form is looked for.
     sent_later: SubmitPurpose | None = None
+    #: What that send is for ("pottery class"): which row's link leads to its form.
+    sent_about: str = ""
 
     def of_kind(self, kind: str) -> list[Ask]:
         return [a for a in self.asks if a.kind == kind]

@@ -261,3 +261,27 @@ async def test_a_sign_up_for_a_topic_the_form_lacks_is_not_a_success(
     bundle = await act_harness.run(plan_rules(task), confirm=Answer(), policy=ApprovalPolicy.ALL)
     assert bundle.run_status is not RunStatus.SUCCESS, bundle.reason
     assert "poetry slams" in (bundle.reason or "") + (bundle.final_answer or "")
+
+
+@pytest.mark.parametrize("wanted", ["pottery", "cooking"])
+async def test_booking_a_named_class_follows_the_book_link_of_its_row(
+    act_harness: ActHarness, site: FixtureSite, wanted: str
+) -> None:
+    """Each class has its own "Book" link: the one in the row that names the class is followed."""
+    site.clear_posts()
+    named = {"pottery": "the pottery class", "cooking": "Italian cooking"}[wanted]
+    task = f"Book me into {named} on {site.url('/classes.html')} as Jo Smith, jo@example.com"
+    bundle = await act_harness.run(plan_rules(task), confirm=Answer(), policy=ApprovalPolicy.ALL)
+    assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
+    [body] = site.post_bodies("/class")
+    assert parse_qs(body.decode())["class"] == [wanted]
+
+
+async def test_booking_a_class_no_row_names_is_not_guessed(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    site.clear_posts()
+    task = f"Book me into the yoga class on {site.url('/classes.html')} as Jo Smith, jo@example.com"
+    bundle = await act_harness.run(plan_rules(task), confirm=Answer(), policy=ApprovalPolicy.ALL)
+    assert bundle.run_status is not RunStatus.SUCCESS, bundle.reason
+    assert site.post_count("/class") == 0
