@@ -128,7 +128,7 @@ def _clauses(text: str) -> list[str]:
             bool(out) and _OPENS_PAGE.match(out[-1]) is not None
         )  # "Open URL, frobnicate ...": its own
         unknown_verb = VERB_OBJECT.match(piece) is not None and verb_of(piece) is None  # "frobnicate the x"
-        starts = not ONLY_THESE.match(piece) and (
+        starts = not _ONLY_THESE.match(piece) and (
             verb_of(piece) is not None
             or (asked and not continues_question)
             or NEGATION.match(piece)
@@ -146,7 +146,7 @@ def _clauses(text: str) -> list[str]:
 
 
 #: ", but only jazz nights", "just the family events": which ones of what the clause before asks for.
-ONLY_THESE = re.compile(r"(?i)^(?:but\s+|nhưng\s+)?(?:only|just|chỉ)\s")
+_ONLY_THESE = re.compile(r"(?i)^(?:but\s+|nhưng\s+)?(?:only|just|chỉ)\s")
 _SEARCHED = re.compile(r"(?i)^(?:search|look up|find|tìm)\b")
 _QUESTION_WORD = r"(?:when|where|who|what time|what date|how much|how many|why)"
 _BARE_QUESTION = re.compile(rf"(?i)^{_QUESTION_WORD}\W*$")
