@@ -285,3 +285,15 @@ async def test_booking_a_class_no_row_names_is_not_guessed(
     bundle = await act_harness.run(plan_rules(task), confirm=Answer(), policy=ApprovalPolicy.ALL)
     assert bundle.run_status is not RunStatus.SUCCESS, bundle.reason
     assert site.post_count("/class") == 0
+
+
+async def test_a_search_for_a_kind_by_an_author_picks_the_kind_and_searches_the_author(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    """ "audiobooks by Tô Hoài": the author is typed, and the kind is the form's own filter, picked
+    before the search runs (dropping it used to list every format and end SUCCESS)."""
+    task = f"Search {site.url('/library.html')} for audiobooks by Tô Hoài"
+    bundle = await act_harness.run(plan_rules(task), confirm=Answer(), policy=ApprovalPolicy.ALL)
+    assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
+    query = parse_qs(act_harness.actions(bundle)[-1].after.url.split("?", 1)[1])
+    assert (query["q"], query["format"]) == (["Tô Hoài"], ["audio"])
