@@ -159,7 +159,8 @@ def searching(verb: str, rest: str) -> list[Ask] | None:
         return None
     # "sách nói của tác giả X": the kind narrows the results, a filter a person picks before searching
     # (a search form's own, sent with it), never dropped
-    return ([ChooseAsk(option=kind)] if kind else []) + [SearchAsk(query=query)]
+    asks: list[Ask] = [ChooseAsk(option=kind)] if kind else []
+    return [*asks, SearchAsk(query=query)]
 
 
 _BY_AUTHOR = lazy_pattern(
