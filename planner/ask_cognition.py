@@ -17,7 +17,7 @@ from collections.abc import Sequence
 
 from browser.models import Observation
 from planner import grounding as g
-from planner.ask_history import entries, filled, same_action, served_ok, stuck
+from planner.ask_history import chosen_after_search, entries, filled, same_action, served_ok, stuck
 from planner.ask_lists import way_to_form
 from planner.ask_moves import (
     MAX_ADVANCE,
@@ -124,8 +124,9 @@ class _Policy(Moves):
         kind = ask.kind
         if isinstance(ask, FillAsk):  # by this policy or another hand (memory's hints): the value went in
             return served_ok(self.history, i, "input") or any(filled(h, ask) for h in self.history)
-        if kind == "search":
-            return served_ok(self.history, i, "run")
+        if kind == "search":  # run again when a filter of its form was picked on the results
+            late = chosen_after_search(self.history, self.asks.asks)
+            return served_ok(self.history, i, "run") and late is None
         if kind == "change":
             return served_ok(self.history, i, "confirm")
         if kind == "press" and isinstance(ask, PressAsk) and ask.item:

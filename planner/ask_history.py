@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from planner import grounding as g
-from planner.asks import FillAsk
+from planner.asks import Ask, FillAsk
 from planner.decisions import HistoryEntry
 
 
@@ -40,3 +40,24 @@ def filled(h: HistoryEntry, ask: FillAsk) -> bool:
         return False
     name = str((h.element or {}).get("name") or "")
     return max((g.words_score(s, name) for s in g.synonyms(ask.field)), default=0.0) >= g.MATCH
+
+
+def chosen_after_search(history: Sequence[HistoryEntry], asks: Sequence[Ask]) -> HistoryEntry | None:
+    """A filter of the search's own form picked once the results were shown that neither left the
+    page nor sent anything: the results are the unfiltered ones until the form is sent again (and
+    sending it again is harmless where a page's script had filtered them already)."""
+    searches = [
+        (n, h)
+        for n, h in enumerate(history)
+        if h.status == "ok" and h.ask is not None and h.ask < len(asks) and asks[h.ask].kind == "search"
+    ]
+    runs = [n for n, h in searches if h.phase == "run"]
+    boxes = [(h.element or {}).get("form") for _, h in searches if h.phase == "input"]
+    if not runs or not boxes or boxes[-1] is None:
+        return None
+    for h in history[runs[-1] + 1 :]:
+        moved = bool(h.sent) or (h.url_after is not None and h.url_after != h.url_before)
+        picked = h.status == "ok" and h.action.get("kind") in ("select", "check", "click")
+        if picked and not moved and (h.element or {}).get("form") == boxes[-1]:
+            return h
+    return None

@@ -18,6 +18,7 @@ from urllib.parse import unquote_plus
 from browser.models import Observation
 from planner import grounding as g
 from planner._text import fold
+from planner.ask_history import chosen_after_search
 from planner.ask_lists import superlative
 from planner.asks import (
     AdvanceAsk,
@@ -198,6 +199,8 @@ class AskCheck:
         return f"{ask.what} was not turned {state}"
 
     def _choose(self, ask: ChooseAsk) -> str | None:
+        if chosen_after_search(self.history, self.asks.asks) is not None:
+            return f"{ask.option} was chosen after the search ran, and the search was not run again with it"
         if superlative(
             ask.option
         ):  # a row picked by its numbers: its picker was pressed and the page moved on
