@@ -107,6 +107,20 @@ class ActionRecorded:
 
 
 @dataclass(frozen=True, kw_only=True)
+class SourceRead:
+    """A research step read a page or a search API: the receipts keep what, when and its hash;
+    `shown` reads (pages, with their picture when one was taken) also reach the live view."""
+
+    step_id: str
+    url: str
+    content: str | bytes
+    title: str
+    snippet: str
+    shown: bool = False
+    picture: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class PlanRevised:
     """The run continues with a new plan version, replacing the failed step `replaced_step_id`."""
 
@@ -162,6 +176,7 @@ Entry = (
     | ActionIntended
     | ActionSettled
     | ActionRecorded
+    | SourceRead
     | PlanRevised
     | Noted
     | GateAsked

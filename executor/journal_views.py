@@ -18,6 +18,7 @@ from executor.events import (
     GateDecided,
     GatePending,
     NullSink,
+    PageRead,
     RunFinished,
     RunStarted,
     StepFinished,
@@ -35,6 +36,7 @@ from executor.journal import (
     PlanRevised,
     RunClosed,
     RunOpened,
+    SourceRead,
     StepBegun,
     StepRecorded,
     Subscriber,
@@ -88,7 +90,7 @@ class ReceiptsView:
     """The receipts' hash chain: every action (numbered here), every gate answer scoped to its run,
     gate and step, each plan revision (a note and the version in run.json) and each note."""
 
-    listens: frozenset[type] = frozenset({ActionRecorded, GateAnswered, PlanRevised, Noted})
+    listens: frozenset[type] = frozenset({ActionRecorded, SourceRead, GateAnswered, PlanRevised, Noted})
 
     def __init__(self, recorder: RecorderSource) -> None:
         self.recorder = recorder
@@ -98,6 +100,10 @@ class ReceiptsView:
         match entry:
             case ActionRecorded():
                 await _record_action(recorder, entry)
+            case SourceRead(url=url, content=content, title=title, snippet=snippet, step_id=step_id):
+                await recorder.record_evidence(
+                    url=url, content=content, title=title, snippet=snippet, step_id=step_id
+                )
             case GateAnswered(decision=decision):
                 await recorder.record_gate_decision(
                     gate_id=decision.gate_id,
@@ -146,7 +152,17 @@ class BusView:
     """The live stream the window and the CLI render; publishing never waits on them."""
 
     listens: frozenset[type] = frozenset(
-        {RunOpened, StepBegun, StepRecorded, ActionRecorded, PlanRevised, GateAsked, GateAnswered, RunClosed}
+        {
+            RunOpened,
+            StepBegun,
+            StepRecorded,
+            ActionRecorded,
+            SourceRead,
+            PlanRevised,
+            GateAsked,
+            GateAnswered,
+            RunClosed,
+        }
     )
 
     def __init__(self, events: EventSink) -> None:
@@ -177,6 +193,9 @@ class BusView:
                 publish(StepFinished(run_id=run_id, step_run=entry.step_run))
             case ActionRecorded():
                 publish(_performed(run_id, entry))
+            case SourceRead(shown=True):  # the window's Live view follows what research reads
+                publish(PageRead(run_id=run_id, step_id=entry.step_id, url=entry.url, title=entry.title,
+                                 screenshot_path=entry.picture))  # fmt: skip
             case PlanRevised(plan=plan):
                 publish(bus.PlanRevised(run_id=run_id, plan=plan, version=plan.version, reason=entry.reason,
                                         replaced_step_id=entry.replaced_step_id))  # fmt: skip
