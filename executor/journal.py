@@ -2,10 +2,11 @@
 
 Before the journal, each change was written three times by hand (the SQLite store, the receipts
 chain, the event bus) from whichever module made it, and a place that forgot one of them left the
-three disagreeing. Now the conductor and the gate desk only append; subscribers declare the entries
-they listen to and keep their own view. The store is the durable subscriber: it issues checkpoint
-refs, and resume reads the run back from it; the receipts chain numbers each recorded action
-(docs/architecture.md, "Run lifecycle").
+three disagreeing. Now the conductor, the gate desk, an act step (its actions and notes), a research
+step (its reads) and plan revision only append; subscribers declare the entries they listen to and
+keep their own view. The store is the durable subscriber: it issues checkpoint refs, and resume
+reads the run back from it; the receipts chain numbers each recorded action (docs/architecture.md,
+"Run lifecycle").
 """
 
 from __future__ import annotations
