@@ -31,7 +31,7 @@ from ui.theme import apply_theme
 
 if TYPE_CHECKING:
     from executor.service import AgentCore
-    from ui.secret_vault import SecretVault
+    from ui.kept_secrets import KeptSecrets
     from ui.site_record import SiteKeeper
     from ui.voice_controller import VoiceController
 
@@ -54,7 +54,7 @@ class Session:
     examples: Sequence[ExampleTask] = EXAMPLE_TASKS
     voice: Callable[[], VoiceController] | None = None
     site: SiteKeeper | None = None
-    vault: SecretVault | None = None
+    kept_secrets: KeptSecrets | None = None
     #: Called when the window has closed and the run wound down (stops the demo site).
     close: Callable[[], None] = field(default=lambda: None)
 
@@ -150,7 +150,7 @@ def _attach(
 ) -> None:
     """The session's parts join the window that is already on screen; `early` Saves apply now."""
     controller.site = session.site
-    window.resume_flow.vault = session.vault
+    window.resume_flow.kept_secrets = session.kept_secrets
     window.apply_settings(session.values)
     window.set_examples(session.examples)
 

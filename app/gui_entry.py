@@ -19,7 +19,7 @@ from app.demo.server import DemoSite
 from app.demo.sites import DemoSites
 from app.gui import Session, StartupFailed
 from app.hardening import tighten
-from app.secret_keyring import KeyringVault
+from app.secret_keyring import KeyringSecrets
 from app.settings import (
     Settings,
     SettingsError,
@@ -117,6 +117,6 @@ def session(overrides: Mapping[str, Any]) -> Session:
         examples=examples,
         voice=voice_factory(settings),
         site=sites,
-        vault=KeyringVault(),
+        kept_secrets=KeyringSecrets(),
         close=close,
     )

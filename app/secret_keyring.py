@@ -1,4 +1,4 @@
-"""The OS keyring as a place for a paused run's secrets (ui/secret_vault.py), kept per run.
+"""The OS keyring as a place for a paused run's secrets (ui/kept_secrets.py), kept per run.
 
 Each value is stored under the service `waypost-run-secrets` and the user `<run id>/<secret name>`,
 so a value is only ever offered back to the run it was typed for, and is removed when that run ends.
@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from app.settings import keyring_available
-from ui.secret_vault import VaultError
+from ui.kept_secrets import KeptSecretsError
 
 SERVICE = "waypost-run-secrets"
 NO_KEYRING = (
@@ -22,8 +22,8 @@ def _user(run_id: str, name: str) -> str:
     return f"{run_id}/{name}"
 
 
-class KeyringVault:
-    """SecretVault over the `keyring` package; every call names the run."""
+class KeyringSecrets:
+    """KeptSecrets over the `keyring` package; every call names the run."""
 
     @property
     def available(self) -> bool:
@@ -44,14 +44,14 @@ class KeyringVault:
             try:
                 value = keyring.get_password(SERVICE, _user(run_id, name))
             except KeyringError as exc:
-                raise VaultError(f"the OS keyring could not be read: {exc}") from exc
+                raise KeptSecretsError(f"the OS keyring could not be read: {exc}") from exc
             if value:
                 found[name] = value
         return found
 
     def keep(self, run_id: str, values: Mapping[str, str]) -> None:
         if not self.available:
-            raise VaultError(NO_KEYRING)
+            raise KeptSecretsError(NO_KEYRING)
         import keyring
         from keyring.errors import KeyringError
 
@@ -59,7 +59,7 @@ class KeyringVault:
             for name, value in values.items():
                 keyring.set_password(SERVICE, _user(run_id, name), value)
         except KeyringError as exc:
-            raise VaultError(f"the OS keyring did not keep the secrets: {exc}") from exc
+            raise KeptSecretsError(f"the OS keyring did not keep the secrets: {exc}") from exc
 
     def forget(self, run_id: str, names: Sequence[str]) -> None:
         if not self.available:
@@ -73,4 +73,4 @@ class KeyringVault:
             except PasswordDeleteError:
                 continue  # never kept, or already gone
             except KeyringError as exc:
-                raise VaultError(f"the OS keyring did not remove the secrets: {exc}") from exc
+                raise KeptSecretsError(f"the OS keyring did not remove the secrets: {exc}") from exc

@@ -16,7 +16,7 @@ from typing import Any
 from playwright.async_api import Error
 from playwright.async_api import TimeoutError as PlaywrightTimeout
 
-from browser import _kinds
+from browser import action_handlers
 from browser.error_words import error_line
 from browser.models import Action, ActionOutcome, OutcomeStatus
 from browser.session import BrowserSession
@@ -26,18 +26,18 @@ from common.secrecy import UnknownSecret
 Handler = Callable[[BrowserSession, Any, float], Awaitable[ActionOutcome]]
 
 _HANDLERS: dict[str, Handler] = {
-    "navigate": _kinds.navigate,
-    "click": _kinds.click,
-    "fill": _kinds.fill,
-    "select": _kinds.select,
-    "check": _kinds.check,
-    "press": _kinds.press,
-    "scroll": _kinds.scroll,
-    "wait": _kinds.wait,
-    "extract": _kinds.extract,
-    "download": _kinds.download,
-    "upload": _kinds.upload,
-    "done": _kinds.done,
+    "navigate": action_handlers.navigate,
+    "click": action_handlers.click,
+    "fill": action_handlers.fill,
+    "select": action_handlers.select,
+    "check": action_handlers.check,
+    "press": action_handlers.press,
+    "scroll": action_handlers.scroll,
+    "wait": action_handlers.wait,
+    "extract": action_handlers.extract,
+    "download": action_handlers.download,
+    "upload": action_handlers.upload,
+    "done": action_handlers.done,
 }
 
 

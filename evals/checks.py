@@ -69,8 +69,11 @@ class EvalTask:
     satisfiable: bool = True
     #: "core" (the first 40), "dev" (written to change rules against), "heldout" (written by someone
     #: else before any rule changed, and never read while changing rules: the honest figure), "unseen",
-    #: "unseen2" and "unseen3" (written later by someone else, on pages of new shapes, never read either).
+    #: "unseen2", "unseen3" and "unseen4" (written later by someone else, on pages of new shapes, never
+    #: read either).
     split: str = "core"
+    #: Values for the goal's `{{secret:NAME}}` placeholders, given to the run as a person gives them.
+    secrets: dict[str, str] = field(default_factory=dict, repr=False)
 
     def text(self, url: str) -> str:
         return self.goal.format(url=url)
@@ -264,10 +267,18 @@ def says_missing(*names: str) -> Check:
 
 
 def make(
-    task_id: str, page: str, goal: str, check: Check, *, split: str, satisfiable: bool = True
+    task_id: str,
+    page: str,
+    goal: str,
+    check: Check,
+    *,
+    split: str,
+    satisfiable: bool = True,
+    secrets: dict[str, str] | None = None,
 ) -> EvalTask:
     """A task whose family is its id's prefix ("shop-03" is in "shop")."""
-    return EvalTask(task_id, task_id.rsplit("-", 1)[0], page, goal, check, "", satisfiable, split)
+    family = task_id.rsplit("-", 1)[0]
+    return EvalTask(task_id, family, page, goal, check, "", satisfiable, split, dict(secrets or {}))
 
 
 def _same(got: Any, want: Any) -> bool:

@@ -64,7 +64,7 @@ async def run_task(core: AgentCore, site: EvalSite, task: EvalTask, planner: Pla
     plan = None
     try:
         plan = (await core.plan(task.text(site.url(task.page)), planner=planner)).plan
-        bundle = await core.run(plan, approval_policy=ApprovalPolicy.ALL)
+        bundle = await core.run(plan, approval_policy=ApprovalPolicy.ALL, secrets=task.secrets or None)
     except (ExecutorError, OSError, RuntimeError, ValueError) as exc:  # one broken task, not the suite
         seconds = round(time.perf_counter() - started, 2)
         reason = f"{type(exc).__name__}: {exc}"[:200]

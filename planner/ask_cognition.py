@@ -109,7 +109,8 @@ class _Policy(Moves):
         purpose = submits[0] if submits else self.asks.sent_later
         if purpose is None or any(h.phase == "to_form" for h in self.history):
             return None
-        link = way_to_form(self.obs, purpose, self.avoid)
+        about = next((a.about for a in self.asks.asks if isinstance(a, SubmitAsk)), self.asks.sent_about)
+        link = way_to_form(self.obs, purpose, self.avoid, about)
         if link is None:
             return None
         return CognitionDecision(decision="act", actions=[{"kind": "click", "target": {"index": link.index}}],
@@ -129,8 +130,8 @@ class _Policy(Moves):
             return served_ok(self.history, i, "confirm")
         if kind == "press" and isinstance(ask, PressAsk) and ask.item:
             return served_ok(self.history, i, "press")
-        if kind in ("advance", "answer"):
-            return False  # decided from the page each time
+        if kind in ("advance", "answer") or (isinstance(ask, ToggleAsk) and ask.only):
+            return False  # decided from the page each time ("only jazz": boxes ticked by default too)
         return served_ok(self.history, i, "do")
 
     def _finish(self, pending: list[int], waiting: list[str]) -> CognitionDecision:

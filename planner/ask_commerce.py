@@ -146,8 +146,51 @@ def searching(verb: str, rest: str) -> list[Ask] | None:
     )
     rest = re.sub(r"(?i)\s+(?:trong|ở|tại)\s+(?:mục|thẻ|phần|danh mục|chuyên mục)\s+[\w\s]{1,30}$", "", rest)
     rest = re.sub(r"^(?:(?:cuốn|quyển)\s+)?(?:sách|truyện|phim)\s+(?=[A-ZÀ-Ỹ])", "", rest)
+    # "the book called The Hobbit", "sách tên là Tắt Đèn": the title is what is typed
+    rest = re.sub(
+        r"(?i)^(?:(?:the|a|an)\s+)?(?:(?:cuốn|quyển)\s+)?[\w-]+(?:\s+[\w-]+)?\s+(?:called|named|titled|"
+        r"(?:có\s+)?tên(?:\s+là)?)\s+",
+        "",
+        rest,
+    )
+    rest, kind = _by_author(rest)
     query = strip_quotes(cut_where(rest)[0].strip().rstrip(".!?,"))  # "in the books section" is where
-    return [SearchAsk(query=query)] if query else None
+    if not query:
+        return None
+    # "sách nói của tác giả X": the kind narrows the results, a filter a person picks before searching
+    # (a search form's own, sent with it), never dropped
+    asks: list[Ask] = [ChooseAsk(option=kind)] if kind else []
+    return [*asks, SearchAsk(query=query)]
+
+
+_BY_AUTHOR = lazy_pattern(
+    r"^(?P<kind>(?:\S+\s+){1,4}?)(?:của|by|from|viết bởi)\s+(?:(?:the\s+)?(?:tác giả|nhà văn|nhà thơ|author|"
+    r"writer|poet)\s+)?(?P<name>\S.*)$"
+)
+
+
+#: Words that name what is searched without narrowing it ("books by X" is every book by X).
+_PLAIN_KINDS = frozenset((
+    "sách", "cuốn", "quyển", "những", "các", "tất", "cả", "truyện", "tác", "phẩm", "bài", "viết", "books",
+    "book", "novels", "works", "titles", "all", "the", "any", "everything", "anything",
+))  # fmt: skip
+
+
+def _by_author(rest: str) -> tuple[str, str]:
+    """ "truyện thiếu nhi của tác giả Tô Hoài", "novels by Toni Morrison": a kind of thing (small
+    words) by a named author; the name is what a search box finds, and a kind that narrows it
+    ("sách nói", "children's") is returned to be picked on the results. A title by an author is
+    found by its title."""
+    m = _BY_AUTHOR.match(rest.strip())
+    if m is None or not m.group("name")[:1].isupper():
+        return rest, ""
+    kind = m.group("kind").strip()
+    if kind[:1].isupper():
+        return kind, ""  # "Pride and Prejudice by Jane Austen": the title finds the book
+    if not kind.islower():
+        return rest, ""
+    plain = all(w in _PLAIN_KINDS for w in kind.split())
+    return m.group("name"), "" if plain else kind
 
 
 _DESCENDING = lazy_pattern(

@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from planner._text import fold
 from planner.ask_verbs import verb_of
-from planner.asks import Ask, FillAsk
+from planner.asks import Ask, FillAsk, SubmitAsk
 from planner.slots import EMAIL, PHONE
 
 #: Two to four capitalised words in a row: a person's or a street's name ("Jo Smith", "Le Loi Street").
@@ -26,6 +26,20 @@ _NUMBERED = re.compile(r"(?<![\w.])\d[\d:/.,-]*\d(?:[a-zA-Z]{1,3}\b)?")
 #: A small count with what it counts: "2 seats", "3 nights", "1 ticket".
 _COUNTED = re.compile(
     r"(?<![\w.,:/-])\d{1,2}\s+(?!(?:am|pm|of|and|or|to|cái|chiếc|con|cuốn|quyển|bộ)\b)[a-zà-ỹ]{3,}\b"
+)
+#: A time of day or a day of the week: "at 7pm", "19:30", "on Friday", "thứ Sáu", "Chủ nhật".
+_WHEN = re.compile(
+    r"(?i)(?<![\w:])\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|h\b|giờ\b)|\b(?:monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday)\b|\bthứ\s+(?:hai|ba|tư|năm|sáu|bảy)\b|\bchủ\s+nhật\b"
+)
+#: "a table for 4", "for two": how many it is for.
+_FOR_COUNT = re.compile(
+    r"(?i)\bfor\s+(?P<n>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\b(?!\s*[:/.]\d)"
+)
+#: "every topic except comedy", "all but the Sunday ones": a restriction the rules do not apply.
+_EXCEPT = re.compile(
+    r"(?i)\b(?:except(?:\s+for)?|but not|other than|apart from|excluding|ngoại trừ|trừ)\s+"
+    r"(?P<what>(?:(?!(?:on|at|in|with|and|to|email|trên|với|và)\b)[^\s,.;!?]+\s*){1,4})"
 )
 #: Sentence openers a capitalised pair may start with: "Please Book" is not a name.
 _OPENERS = frozenset(
@@ -69,6 +83,12 @@ def stated_values(task: str) -> list[str]:
         add(m.start(), m.end(), m.group(0))
     for m in _COUNTED.finditer(text):
         add(m.start(), m.end(), m.group(0))
+    for m in _EXCEPT.finditer(text):
+        add(m.start(), m.end(), m.group(0).strip())
+    for m in _WHEN.finditer(text):
+        add(m.start(), m.end(), m.group(0).strip())
+    for m in _FOR_COUNT.finditer(text):
+        add(m.start("n"), m.end("n"), m.group("n"))
     return list(dict.fromkeys(v for _, v in sorted(found)))
 
 
@@ -84,7 +104,7 @@ def _said(asks: Sequence[Ask], others: Iterable[str]) -> str:
 
 
 #: Words that say the name after them is the person's: "for Nguyễn Văn An", "I'm Jo Smith".
-_NAMED = r"(?:for|cho|tên|name|named|called|i'm|i am|tôi là|my name is)\s*:?\s*"
+_NAMED = r"(?:for|as|cho|tên|name|named|called|i'm|i am|tôi là|my name is)\s*:?\s*"
 
 
 def _typed_fill(value: str, task: str) -> FillAsk | None:
@@ -97,6 +117,11 @@ def _typed_fill(value: str, task: str) -> FillAsk | None:
     return None
 
 
+def _login(asks: Sequence[Ask]) -> bool:
+    """A sign-in is given a username ("as jo"), never a person's name to type."""
+    return any(isinstance(a, SubmitAsk) and a.purpose == "login" for a in asks)
+
+
 def cover(task: str, asks: list[Ask], forbidden: list[str], unread: list[str]) -> tuple[list[Ask], list[str]]:
     """`asks` with a fill for each bare address, phone number or name said as the person's ("for Jo
     Smith") that no ask uses (when the task fills or sends a form), and `unread` with every other
@@ -106,10 +131,17 @@ def cover(task: str, asks: list[Ask], forbidden: list[str], unread: list[str]) -
     filled = {fold(a.field.lower()) for a in asks if isinstance(a, FillAsk)}
     new_asks, new_unread = list(asks), list(unread)
     tokens = set(re.findall(r"\w+", said))
+    # a restriction ("except comedy") is met by an ask that uses it, not by the words a sign-up's
+    # "what for" or a prohibition happened to swallow
+    unswallowed = [a.model_copy(update={"about": ""}) if isinstance(a, SubmitAsk) else a for a in asks]
+    narrow = _said(unswallowed, unread)
     for value in stated_values(task):
-        if fold(value.lower()) in said or (_COUNTED.fullmatch(value) and _held(value, tokens)):
+        held = narrow if _EXCEPT.fullmatch(value) else said
+        if fold(value.lower()) in held or (_COUNTED.fullmatch(value) and _held(value, tokens)):
             continue
         fill = _typed_fill(value, task) if acting else None
+        if fill is not None and fill.field == "name" and _login(asks):
+            fill = None
         if fill is not None and fill.field not in filled:
             submit = next((i for i, a in enumerate(new_asks) if a.kind == "submit"), len(new_asks))
             new_asks.insert(submit, fill)  # typed before the form is sent

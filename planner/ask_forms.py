@@ -105,6 +105,14 @@ def submitting(purpose: SubmitPurpose) -> Reader:
                 asks.append(ChooseAsk(option=f"{kind.group(1).lower()} flight", among="flight"))
             return [*asks, SubmitAsk(purpose="book")]
         rest = URL.sub("", rest)
+        only = _ONLY.search(rest) if purpose == "signup" else None
+        if only:  # "sign me up to the events email, but only jazz nights": which boxes to tick
+            rest = rest[: only.start()] + rest[only.end() :]
+            asks += [
+                ToggleAsk(what=noun_phrase(n), only=True)
+                for n in _ITEMS.split(only.group("only"))
+                if n.strip()
+            ]
         m = re.search(r"(?i)\b(?:as|with (?:the )?(?:username|user name|login))\s+(?P<user>[\w.@+-]+)", rest)
         if m and purpose == "login" and m.group("user").lower() not in ("the", "a", "my"):
             asks.append(FillAsk(field="username", value=m.group("user")))
@@ -140,9 +148,20 @@ def submitting(purpose: SubmitPurpose) -> Reader:
 
 
 _FOR = re.compile(
-    r"(?i)^(?:(?:me|us|myself)\s+)?(?:up\s+)?for\s+(?:the\s+|a\s+|an\s+|my\s+)?(?P<what>[^,:;]+?)"
+    r"(?i)^(?:(?:me|us|myself)\s+)?(?:up\s+)?(?:for|into|onto|in\s+for)\s+(?:the\s+|a\s+|an\s+|my\s+)?"
+    r"(?P<what>[^,:;]+?)"
     r"(?=\s+(?:with|as|using|on|at|under|from|in|to)\b|\s*[,:;]|\s*$)"
 )
+
+
+#: "..., but ONLY live jazz nights", "just the family events and workshops", "chỉ nhạc jazz": which of a
+#: sign-up's topics; "only my email" or "just one" says how much, not which.
+_ONLY = re.compile(
+    r"(?i)(?:,\s*|\s)(?:but\s+|nhưng\s+)?(?:only|just|chỉ)\s+(?!(?:my|your|our|an?|one|if|when|once|the\s+"
+    r"(?:email|name|basics?))\b)(?:(?:the|về|những|các)\s+)?(?P<only>[^,.;:@]+?(?:,\s*(?:and\s+)?[^,.;:@]+?)*?)"
+    r"(?:\s+(?:please|thanks|ones?|nhé|thôi))?\s*(?=$|[.;:]|,\s*\S+@|,\s*(?:my|and|email|e-mail|name|tên|phone)\b)"
+)
+_ITEMS = re.compile(r"(?i)\s*,\s*(?:and\s+)?|\s+(?:and|&|và)\s+")
 
 
 def _what_for(rest: str) -> str:

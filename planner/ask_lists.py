@@ -92,9 +92,11 @@ def nth_item(obs: Observation, words: str) -> ElementInfo | None:
     return items[index] if -len(items) <= index < len(items) else None
 
 
-def way_to_form(obs: Observation, purpose: str, avoid: list[str]) -> ElementInfo | None:
+def way_to_form(obs: Observation, purpose: str, avoid: list[str], about: str = "") -> ElementInfo | None:
     """The link a person follows to the form a send needs ("Sign up" in the nav bar) when the fields
-    are not on this page: named for the purpose, and not itself a form's submit button."""
+    are not on this page: named for the purpose, and not itself a form's submit button. Of one such
+    link per row ("Book" beside each class), the row that names what the send is for ("book the
+    pottery class")."""
     names = {"signup": ("sign up", "register", "create account", "get started", "start free", "join",
                         "membership", "enrol", "enroll", "đăng ký", "tham gia"),
              "login": ("log in", "sign in", "login", "đăng nhập"),
@@ -107,10 +109,24 @@ def way_to_form(obs: Observation, purpose: str, avoid: list[str]) -> ElementInfo
     for name in names:
         pick = g.find_control(obs, name, avoid=avoid)
         if pick.element is None and len(pick.candidates) > 1 and pick.score >= 0.85:
-            return None  # a "Reserve" link on every event's row: which one is not for the rules to guess
+            # a "Reserve" link on every event's row: only the row the task names, never a guess
+            return _row_named([e for e in pick.candidates if _leads(e)], about)
         el = pick.element
-        # a link to the form's page, or the tab that shows it; never a button, which may do the deed itself
-        leads = (el.role or el.tag) in ("link", "a", "tab") if el is not None else False
-        if el is not None and pick.score >= 0.85 and el.form is None and leads:
+        if el is not None and pick.score >= 0.85 and _leads(el):
             return el
     return None
+
+
+def _leads(el: ElementInfo) -> bool:
+    """A link to the form's page, or the tab that shows it; never a button, which may do the deed itself."""
+    return (el.role or el.tag) in ("link", "a", "tab") and el.form is None
+
+
+def _row_named(links: list[ElementInfo], about: str) -> ElementInfo | None:
+    if not about or len(links) < 2:
+        return None
+    scored = sorted(
+        ((g.words_score(about, f"{e.context} {e.name}"), e.index, e) for e in links), reverse=True
+    )
+    best, second = scored[0][0], scored[1][0]
+    return scored[0][2] if best >= 0.3 and second == 0 else None  # one row names it, no other shares a word

@@ -30,6 +30,7 @@ from planner.asks import (
 )
 from planner.decisions import HistoryEntry
 from planner.facts import find_fact
+from planner.only_ticks import also_ticked, picked
 from planner.page_words import shows, sort_option
 from planner.slots import date_value
 
@@ -201,6 +202,12 @@ class Moves:
             )
         el = pick.element
         if el.checked is not None and el.checked == ask.on:
+            extra = also_ticked(self.obs, el, picked(self.asks)) if ask.only else []
+            if extra:  # "only jazz nights": a box the page ticked by default is unticked
+                action = {"kind": "check", "target": {"index": extra[0].index}, "checked": False}
+                return Here(
+                    [action], "do", 0.9, f"turn off {g.describe(extra[0])} (only {ask.what} was asked)"
+                )
             return Done()
         if el.input_type in ("checkbox", "radio"):
             action = {"kind": "check", "target": {"index": el.index}, "checked": ask.on}

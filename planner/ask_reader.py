@@ -41,6 +41,7 @@ from planner.asks import (
     OpenAsk,
     PressAsk,
     SubmitAsk,
+    ToggleAsk,
 )
 from planner.field_values import read_list, unlisted
 
@@ -102,16 +103,18 @@ def _clauses(text: str) -> list[str]:
         return f"\x00{len(kept) - 1}\x00"
 
     protected = _KEEP_WHOLE.sub(keep, text)
-    pieces = [
-        re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], p)
-        for p in _BREAK.split(protected)
-        if p and p.strip() and not _ONLY_PLACE.match(p.strip())
+    parts = re.split(f"({_BREAK.pattern})", protected, flags=re.I)
+    joined = [
+        (re.sub(r"\x00(\d+)\x00", lambda m: kept[int(m.group(1))], p), parts[i - 1] if i else "")
+        for i, p in enumerate(parts)
+        if i % 2 == 0 and p and p.strip() and not _ONLY_PLACE.match(p.strip())
     ]
+    pieces = _share_subject([p for p, _ in joined])
     out: list[str] = []
-    pieces = _share_subject(pieces)
-    for piece in pieces:
-        piece = POLITE.sub("", piece.strip())
-        piece = POLITE.sub("", piece)
+    for piece, before in zip(pieces, (b for _, b in joined), strict=True):
+        polite = POLITE.sub("", POLITE.sub("", piece.strip()))
+        only = re.match(r"(?i)just\s", piece.strip()) and not (verb_of(polite) or as_question(polite))
+        piece = piece.strip() if only else polite  # ", just the family events": which ones, not filler
         if JUST_LOOK.match(piece) or KEEP_REST.match(piece):
             continue  # "xem giúp mình", "check": where to look, already known
         asked = QUESTION_START.match(piece) is not None or as_question(piece) is not None
@@ -125,7 +128,7 @@ def _clauses(text: str) -> list[str]:
             bool(out) and _OPENS_PAGE.match(out[-1]) is not None
         )  # "Open URL, frobnicate ...": its own
         unknown_verb = VERB_OBJECT.match(piece) is not None and verb_of(piece) is None  # "frobnicate the x"
-        starts = (
+        starts = not _ONLY_THESE.match(piece) and (
             verb_of(piece) is not None
             or (asked and not continues_question)
             or NEGATION.match(piece)
@@ -134,12 +137,17 @@ def _clauses(text: str) -> list[str]:
         )
         if out and not starts:
             joiner = ", " if not out[-1].endswith((".", "?", "!")) else " "
+            if _SEARCHED.match(out[-1]) and re.fullmatch(r"(?i)\s+(?:and|và)\s+", before):
+                joiner = before  # "search for Pride and Prejudice": one title, not a list
             out[-1] = f"{out[-1]}{joiner}{piece}"
         else:
             out.append(piece)
     return out
 
 
+#: ", but only jazz nights", "just the family events": which ones of what the clause before asks for.
+_ONLY_THESE = re.compile(r"(?i)^(?:but\s+|nhưng\s+)?(?:only|just|chỉ)\s")
+_SEARCHED = re.compile(r"(?i)^(?:search|look up|find|tìm)\b")
 _QUESTION_WORD = r"(?:when|where|who|what time|what date|how much|how many|why)"
 _BARE_QUESTION = re.compile(rf"(?i)^{_QUESTION_WORD}\W*$")
 _ASKED_ABOUT = re.compile(rf"(?i)^{_QUESTION_WORD}\s+(?P<rest>.+)$")
@@ -178,8 +186,26 @@ def read_asks(task: str) -> AskList:
     forbidden = list(dict.fromkeys(f for f in reading.forbidden if f))
     asks = [a for a in reading.asks if not _is_forbidden(a, forbidden)]
     asks, unread = _needs_join_choice(_found_then_used(asks), reading.unread)
+    asks = asks if _IN_TURN.search(text) else _set_before_sent(asks)
     asks, unread = cover(task, asks, forbidden, unread)
     return AskList(asks=asks, forbidden=forbidden, unread=unread)
+
+
+#: Words that put one thing after another ("sign up, then turn off the emails in settings").
+_IN_TURN = re.compile(r"(?i)\b(?:then|after(?:wards)?|once|next|finally|later)\b|rồi|sau đó|sau khi")
+
+
+def _set_before_sent(asks: list[Ask]) -> list[Ask]:
+    """ "Register with jo@x.co and untick the marketing emails": a box or field named after the send
+    belongs to the form being sent (a person sets it first), unless the task puts them in turn."""
+    sent = next((i for i, a in enumerate(asks) if isinstance(a, SubmitAsk)), None)
+    if sent is None:
+        return asks
+    settings = [a for a in asks[sent + 1 :] if isinstance(a, ToggleAsk | FillAsk) and not a.where]
+    if not settings:
+        return asks
+    rest = [a for a in asks[sent:] if a not in settings]
+    return [*asks[:sent], *settings, *rest]
 
 
 #: A stated need: a number of people or seats, an amount of storage ("12 people", "200 GB").

@@ -80,5 +80,5 @@ def segments(asks: AskList, *, no_submit: bool) -> list[tuple[GateKind, AskList]
     for n, (kind, part) in enumerate(parts[:-1]):  # the fills before a send: their form is the send's
         nxt = next((a for a in parts[n + 1][1].asks if isinstance(a, SubmitAsk)), None)
         if kind is GateKind.ACTION and nxt is not None:
-            parts[n] = (kind, part.model_copy(update={"sent_later": nxt.purpose}))
+            parts[n] = (kind, part.model_copy(update={"sent_later": nxt.purpose, "sent_about": nxt.about}))
     return parts

@@ -173,6 +173,8 @@ _VERBS: tuple[tuple[str, Reader], ...] = (
     ("sign me up", submitting("signup")), ("sign us up", submitting("signup")), ("register me",
                                                                                  submitting("signup")),
     ("đăng ký cho tôi", submitting("signup")), ("đăng ký giúp tôi", submitting("signup")),
+    ("subscribe me", submitting("signup")), ("subscribe", submitting("signup")), ("đăng ký nhận",
+                                                                                 submitting("signup")),
     ("say", saying), ("saying", saying), ("write back", saying), ("nói", saying), ("trả lời rằng", saying),
     ("buy", buying), ("purchase", buying), ("order", buying), ("mua", buying), ("đặt mua", buying),
     ("submit", submitting("send")), ("send", submitting("send")), ("gửi", submitting("send")),

@@ -16,7 +16,7 @@ URL = re.compile(r"(?:https?://|\b[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}/)\S*?(?=[.,;:!?
 POLITE = re.compile(
     r"^(?:please|pls|kindly|can you|could you|would you|will you|i want to|i'd like to|i would like to|"
     r"i need to|help me|go ahead and|now|also|just|quickly|then|and|vui lòng|làm ơn|hãy|giúp tôi|giúp mình|"
-    r"cho tôi|cho mình|bạn|tôi muốn|mình muốn)\s+",
+    r"cho tôi(?!\s+biết)|cho mình(?!\s+biết)|bạn|tôi muốn|mình muốn)\s+",
     re.I,
 )
 
@@ -66,7 +66,7 @@ def forbidden_verb(rest: str) -> str:
 QUESTION_START = re.compile(
     r"^(?:tell me|let me know|show me|give me|find out|figure out|what|what's|whats|which|when|who|whom|"
     r"whose|where|how|is there|are there|is it|does|do|can|did|check (?:whether|if|what|which|how|when)|"
-    r"cho (?:tôi|mình) biết|xem|kiểm tra xem)(?![\w-])",
+    r"cho (?:(?:tôi|mình|em)\s+)?biết|xem|kiểm tra xem)(?![\w-])",
     re.I,
 )
 
@@ -93,6 +93,8 @@ def fact_kind(question: str) -> FactKind:
         return "phone"
     if re.search(r"\bhow much\b", q) and re.search(r"\b(?:storage|space|data|disk|memory|time|traffic)\b", q):
         return "number"  # "how much storage am I using" is an amount, not a price
+    if re.search(r"\b(?:tac gia|nguoi viet|author|writer)\b", q):
+        return "person"  # "tác giả" folds to "tac gia": an author, not a price ("giá")
     if re.search(r"\b(?:how much|price|cost|costs|fee|gia|bao nhieu tien)\b", q):
         return "price"
     if re.search(r"\b(?:what time|time of|(?:luc )?may gio|gio nao|at what hour)\b", q):
@@ -134,7 +136,9 @@ def as_question(clause: str) -> str | None:
         return None
     vi_asked = _VI_QUESTION.search(stripped) is not None and not _VI_REQUEST.search(stripped)
     if QUESTION_START.match(stripped) or stripped.endswith("?") or vi_asked:
-        body = re.sub(r"^(?:tell me|let me know|cho (?:tôi|mình) biết)\s+", "", stripped, flags=re.I)
+        body = re.sub(
+            r"^(?:tell me|let me know|cho (?:(?:tôi|mình|em)\s+)?biết)\s+", "", stripped, flags=re.I
+        )
         return body.rstrip(" .")
     return None
 

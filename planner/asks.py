@@ -53,6 +53,8 @@ class ToggleAsk(_Ask):
     kind: Literal["toggle"] = "toggle"
     what: str = Field(min_length=1)
     on: bool = True
+    #: "but ONLY jazz nights": the form's other boxes stay unticked (planner/only_ticks.py).
+    only: bool = False
 
     def describe(self) -> str:
         return f"turn {'on' if self.on else 'off'} {self.what}"
@@ -248,6 +250,8 @@ class AskList(Contract):
     unread: list[str] = Field(default_factory=list)
     #: The send a later step makes with these fills (its own gate): where the form is looked for.
     sent_later: SubmitPurpose | None = None
+    #: What that send is for ("pottery class"): which row's link leads to its form.
+    sent_about: str = ""
 
     def of_kind(self, kind: str) -> list[Ask]:
         return [a for a in self.asks if a.kind == kind]

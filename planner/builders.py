@@ -35,9 +35,9 @@ from planner.models import (
     VerifyCriteria,
 )
 from planner.router import Route
-from planner.signals import Signals, blank, without_negated
 from planner.step_names import act_name, ask_step_name, open_name, read_state_name
 from planner.subqueries import generate_sub_queries
+from planner.task_signals import Signals, blank, without_negated
 
 
 def _budget(time_ms: int, tools: int, tokens: int, sources: int, queries: int, actions: int) -> Budget:

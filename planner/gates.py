@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from planner._text import Text
 from planner.models import GateKind, PolicyGate, TaskSpecV1
-from planner.signals import read_flags
+from planner.task_signals import read_flags
 
 #: Actions the browser layer refuses unless a gate allows them (order kept stable for goldens).
 IRREVERSIBLE_ACTIONS: tuple[str, ...] = ("submit", "purchase", "delete")

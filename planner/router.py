@@ -9,8 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from planner.models import PlanMode, PlanStatus, RiskFlag, TaskSpecV1
-from planner.signals import RiskLevel, Signals
 from planner.subqueries import bare_topic
+from planner.task_signals import RiskLevel, Signals
 
 _QUESTIONS = {
     ("no_intent", "en"): (

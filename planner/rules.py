@@ -9,7 +9,7 @@ from planner.asks import meaningful_unread
 from planner.builders import TOP_K, build_plan
 from planner.models import ContextPack, ExecutionPlan, Intent, PlanMode, PlanStatus, StepType, TaskSpecV1
 from planner.router import Route, select_mode
-from planner.signals import extract_signals
+from planner.task_signals import extract_signals
 from planner.understand import Understanding, understand
 
 _WIDER_TOP_K = TOP_K * 2

@@ -13,7 +13,7 @@ from common.lazy import lazy_pattern
 from planner import lexicon as lx
 from planner._text import Text, collapse_spaces, search_terms
 from planner.asks import AskList
-from planner.signals import TextFlags, blank
+from planner.task_signals import TextFlags, blank
 
 _URL = lazy_pattern(r"https?://\S+|(?<![@\w.])[\w-]+(?:\.[\w-]+)*\.[a-z]{2,}(?:/\S*)?", re.IGNORECASE)
 _FILLING = ("form", "fill", "fill in", "fill out", "prefill", "pre-fill", "điền", "biểu mẫu", "nhập")

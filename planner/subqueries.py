@@ -9,7 +9,7 @@ from common.secrecy import PLACEHOLDER
 from planner import lexicon as lx
 from planner._text import Text, collapse_spaces, search_terms
 from planner.models import Intent, SubQuery, SubQueryRole, TaskSpecV1
-from planner.signals import blank
+from planner.task_signals import blank
 
 _FILLER = (
     "please", "can you", "could you", "help me", "for me", "i want to", "i need to", "i'd like to",

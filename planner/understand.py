@@ -21,7 +21,7 @@ from planner.entities import extract_entities
 from planner.models import Constraints, ContextPack, Entity, Intent, RiskFlag, TaskSpecV1
 from planner.payload import extract_payload
 from planner.secrets import extract_secrets
-from planner.signals import TextFlags, read_flags
+from planner.task_signals import TextFlags, read_flags
 
 #: domain -> words that suggest it; the domain with most hits wins, ties go to the first listed.
 DOMAINS: dict[str, tuple[str, ...]] = {

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 import pytest
 import pytest_asyncio
+from hypothesis import settings
 
 from tests.support.loopback import InternetAccessError, is_local
 
@@ -18,6 +19,11 @@ if TYPE_CHECKING:
     from playwright.async_api import Browser
 
     from tests.support.act_harness import ActHarness
+
+# Property tests check what a contract does, never how fast: hypothesis's per-example deadline is a
+# timing assertion that fails on a loaded machine (tests/README.md, "Rules").
+settings.register_profile("waypost", deadline=None)
+settings.load_profile("waypost")
 
 #: Fixture modules every test may use (tests/README.md, "Fixtures and helpers").
 pytest_plugins = [

@@ -22,13 +22,13 @@ from ui.examples import EXAMPLE_TASKS, ExampleTask
 from ui.gate_flow import GateFlow
 from ui.history_panel import HistoryPanel
 from ui.icons import icon
+from ui.kept_secrets import KeptSecrets
 from ui.live_view import LiveView
 from ui.plan_view import PlanView
 from ui.receipts_viewer import ReceiptsViewer
 from ui.resume_flow import ResumeFlow
 from ui.resume_offer import WAITS_IN_HISTORY, ResumeOffer
 from ui.search_words import search_note
-from ui.secret_vault import SecretVault
 from ui.task_panel import TaskInput, TaskPanel
 from ui.window_layout import LaterTabs, file_menus, restore_geometry, two_columns
 from ui.window_rules import MIN_WIDTH, cap_budget, changed_settings, saved_words
@@ -66,10 +66,10 @@ class MainWindow(QMainWindow):
         examples: Sequence[ExampleTask] = EXAMPLE_TASKS,
         voice: VoiceController | None = None,
         window_state: QSettings | None = None,
-        vault: SecretVault | None = None,
+        kept_secrets: KeptSecrets | None = None,
     ) -> None:
         """`window_state` remembers the window's geometry between launches (none: default size);
-        `vault` is where a paused run's secrets may wait for a later resume (the OS keyring)."""
+        `kept_secrets` is where a paused run's secrets may wait for a later resume (the OS keyring)."""
         super().__init__(parent)
         self.controller = controller
         self.settings: dict[str, Any] = dict(settings)
@@ -88,7 +88,7 @@ class MainWindow(QMainWindow):
         self._show_search_note()
         self.plan_view = PlanView()
         self.live_view = LiveView()
-        self.resume_flow = ResumeFlow(self, controller, self.task_panel.show_notice, vault)
+        self.resume_flow = ResumeFlow(self, controller, self.task_panel.show_notice, kept_secrets)
         self._resume_offer = ResumeOffer(
             self, controller.history, window_state, self._on_resume_requested, self._not_now
         )

@@ -14,7 +14,7 @@ from PySide6.QtCore import QObject, Qt
 from PySide6.QtWidgets import QWidget
 
 from ui.controller import RunController
-from ui.secret_vault import SecretVault, VaultError
+from ui.kept_secrets import KeptSecrets, KeptSecretsError
 
 if TYPE_CHECKING:
     from executor.models import RunBundleV1
@@ -30,10 +30,15 @@ class ResumeFlow(QObject):
         window: QWidget,
         controller: RunController,
         notice: Callable[[str], None],
-        vault: SecretVault | None = None,
+        kept_secrets: KeptSecrets | None = None,
     ) -> None:
         super().__init__(window)
-        self.window, self.controller, self.notice, self.vault = window, controller, notice, vault
+        self.window, self.controller, self.notice, self.kept_secrets = (
+            window,
+            controller,
+            notice,
+            kept_secrets,
+        )
         self.dialog: SecretsDialog | None = None
 
     def request(self, run_id: str, safe_mode: bool) -> None:
@@ -41,10 +46,10 @@ class ResumeFlow(QObject):
         if self.controller.busy:
             return
         missing = self.controller.missing_secrets(run_id)
-        if missing and self.vault is not None and self.vault.available:
+        if missing and self.kept_secrets is not None and self.kept_secrets.available:
             try:
-                kept = self.vault.load(run_id, [ref.name for ref in missing])
-            except VaultError as exc:
+                kept = self.kept_secrets.load(run_id, [ref.name for ref in missing])
+            except KeptSecretsError as exc:
                 kept = {}
                 self.notice(f"The secrets kept for this run could not be read: {exc}")
             if kept:
@@ -57,7 +62,10 @@ class ResumeFlow(QObject):
 
         plan = self.controller.core.store.load_plan(run_id)
         dialog = SecretsDialog(
-            missing, plan.task.user_query if plan.task else run_id, self.window, vault=self.vault
+            missing,
+            plan.task.user_query if plan.task else run_id,
+            self.window,
+            kept_secrets=self.kept_secrets,
         )
         dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
         dialog.provided.connect(lambda values: self._resume_with(run_id, values, dialog.keep(), safe_mode))
@@ -67,22 +75,26 @@ class ResumeFlow(QObject):
 
     def _resume_with(self, run_id: str, values: dict[str, str], keep: bool, safe_mode: bool) -> None:
         self.controller.supply_secrets(run_id, values)
-        if keep and self.vault is not None:
+        if keep and self.kept_secrets is not None:
             try:
-                self.vault.keep(run_id, values)
-            except VaultError as exc:
+                self.kept_secrets.keep(run_id, values)
+            except KeptSecretsError as exc:
                 self.notice(f"Resumed, but {exc}; a later resume will ask again.")
         if not self.controller.busy:
             self.controller.resume_run(run_id, safe_mode=safe_mode)
 
     def on_run_finished(self, bundle: RunBundleV1) -> None:
         """A run that cannot be resumed any more leaves nothing in the keyring."""
-        if self.vault is None or not self.vault.available or bundle.run_status.value in _RESUMABLE:
+        if (
+            self.kept_secrets is None
+            or not self.kept_secrets.available
+            or bundle.run_status.value in _RESUMABLE
+        ):
             return
         plan = self.controller.core.store.load_plan(bundle.run_id)
         names = [ref.name for ref in (plan.task.secrets if plan.task else [])]
         if names:
             try:
-                self.vault.forget(bundle.run_id, names)
-            except VaultError as exc:
+                self.kept_secrets.forget(bundle.run_id, names)
+            except KeptSecretsError as exc:
                 self.notice(f"The secrets kept for this run are still in the OS keyring: {exc}")

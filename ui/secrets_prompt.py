@@ -4,7 +4,7 @@ A run's declared secrets (a password typed in the task) live only in the process
 After a restart the plan still names them; this dialog asks the person for each one again and
 the bridge (ui/controller.py) hands the values to the core's secrets owner for the resumed run.
 Nothing is stored on disk. If the person ticks the box, the values also wait in the OS keyring
-(ui/secret_vault.py) until the run ends, so a later resume does not ask again.
+(ui/kept_secrets.py) until the run ends, so a later resume does not ask again.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from ui.secret_vault import SecretVault
+from ui.kept_secrets import KeptSecrets
 
 if TYPE_CHECKING:
     from planner.models import SecretRef
@@ -41,7 +41,7 @@ class SecretsDialog(QDialog):
         task: str,
         parent: QWidget | None = None,
         *,
-        vault: SecretVault | None = None,
+        kept_secrets: KeptSecrets | None = None,
     ) -> None:
         super().__init__(parent)
         self.setWindowTitle("Resume: enter the secrets again")
@@ -71,11 +71,11 @@ class SecretsDialog(QDialog):
         )
         self.keep_note = QLabel("")
         self.keep_note.setWordWrap(True)
-        if vault is not None:
+        if kept_secrets is not None:
             box.addWidget(self.keep_box)
-            if not vault.available:
+            if not kept_secrets.available:
                 self.keep_box.setEnabled(False)
-                self.keep_note.setText(vault.unavailable_reason)
+                self.keep_note.setText(kept_secrets.unavailable_reason)
                 box.addWidget(self.keep_note)
         box.addWidget(self.buttons)
         self.buttons.accepted.connect(self.accept)

@@ -37,10 +37,15 @@ from planner.asks import (
 )
 from planner.decisions import HistoryEntry
 from planner.fact_words import number, tables
+from planner.only_ticks import also_ticked, picked
 from planner.page_words import none_found, shows, sort_option
 from planner.synonyms import alternatives
 
 _CLICKS = ("click", "press", "check", "select")
+#: A line that repeats the query back ("12 results for ...") rather than listing a result.
+_ECHO = re.compile(
+    r"(?i)\b(?:results?|searched|search(?:ing)? for|showing|matches)\b|kết quả|tìm kiếm|đã tìm"
+)
 _ERROR_TEXT = re.compile(
     r"(?i)\b(?:error|failed|invalid|incorrect|could not|couldn't|went wrong|try again|not allowed|denied|"
     r"bad request|server error)\b|lỗi|thất bại|không hợp lệ"
@@ -181,9 +186,12 @@ class AskCheck:
         pick = g.find_toggle(self.obs, ask.what)
         state = "on" if ask.on else "off"
         if pick.element is not None and pick.element.checked is not None:
-            return (
-                None if pick.element.checked == ask.on else f"{pick.element.name or ask.what} is not {state}"
-            )
+            if pick.element.checked != ask.on:
+                return f"{pick.element.name or ask.what} is not {state}"
+            extra = also_ticked(self.obs, pick.element, picked(self.asks)) if ask.only else []
+            if extra:
+                return f"only {ask.what} was asked for, but {', '.join(e.name for e in extra)} is ticked too"
+            return None
         done = [h for h in _ok(self.history, ("check", "click")) if _matches(h, ask.what) >= g.MATCH]
         if done and done[-1].action.get("checked", True) == ask.on:
             return None
@@ -232,7 +240,25 @@ class AskCheck:
             if not [h for h in _ok(after, ("click", "press")) if _changed(h)]:
                 return f'the search for "{ask.query}" was never run (no results appeared)'
         empty = none_found(self.text)  # a search that ran and found nothing did not find what was wanted
-        return f'the search for "{ask.query}" found nothing: the page says "{empty}"' if empty else None
+        if empty:
+            return f'the search for "{ask.query}" found nothing: the page says "{empty}"'
+        unseen = self._unshown_words(ask.query)
+        if unseen:
+            return f'the results of the search for "{ask.query}" never mention {", ".join(unseen)}'
+        return None
+
+    def _unshown_words(self, query: str) -> list[str]:
+        """The query's words that no result shows: a site that lists anything for a query it did not
+        match (or a query holding more than the subject) has not found what was asked. The page's echo
+        of the whole query ("Results for ...", "Bạn đã tìm: ...") is not a result."""
+        lines = [
+            line
+            for line in self.text.splitlines()
+            if not (query.lower() in line.lower() and _ECHO.search(line))
+        ]
+        shown = set(g.tokens("\n".join(lines)))
+        missing = set(g.tokens(query)) - shown
+        return [f'"{w}"' for w in query.split() if missing.intersection(g.tokens(w))]
 
     def _searched_for(self, ask: SearchAsk) -> str | None:
         """A search with parts is done when the results' address or page shows each part."""

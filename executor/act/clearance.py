@@ -25,8 +25,6 @@ from executor.models import GateDecisionV1
 from executor.tools import ActionAsker, StepPaused
 from receipts.models import GateRef
 
-S = LoopState
-
 
 def describe(action: Action) -> str:
     """How receipts, questions and notes name an action: its kind and its target."""
@@ -101,7 +99,7 @@ class ActionClearance:
         low = confidence < self.limits.low_confidence
         if not low and gate is not None and covered(risk, gate.gate_kind):
             return step_gate_ref(gate)
-        self.fsm.to(S.WAITING)
+        self.fsm.to(LoopState.WAITING)
         question = ActionGate(
             step_gate=gate, risk=str(risk), n=self.progress.count, target=describe(action),
             reason=(f"low confidence ({confidence:.2f}) on a {risk} action" if low else
@@ -120,7 +118,7 @@ class ActionClearance:
             pending = cleared.pending if cleared is not None else unanswered(question, self.env.step_id)
             self.progress.count -= 1  # not done: it runs (under the same gate id) after the answer
             raise StepPaused(pending, self.progress.as_outputs())
-        self.fsm.to(S.EXECUTING)
+        self.fsm.to(LoopState.EXECUTING)
         if isinstance(cleared, Denied):
             await self.refused(action, before, f"{risk} declined by {cleared.by}", risk)
             return None

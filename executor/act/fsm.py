@@ -23,20 +23,18 @@ class LoopState(StrEnum):
     FAILED = "failed"
 
 
-S = LoopState
-
 #: Every non-terminal state may also go to FAILED (unrecoverable error).
 TRANSITIONS: dict[LoopState, frozenset[LoopState]] = {
-    S.IDLE: frozenset({S.COLLECTING}),
-    S.COLLECTING: frozenset({S.ORGANIZING, S.DONE}),
-    S.ORGANIZING: frozenset({S.THINKING}),
-    S.THINKING: frozenset({S.EXECUTING, S.WAITING, S.DONE}),
-    S.EXECUTING: frozenset({S.COLLECTING, S.WAITING, S.DONE}),
-    S.WAITING: frozenset({S.COLLECTING, S.EXECUTING, S.DONE}),
-    S.DONE: frozenset(),
-    S.FAILED: frozenset(),
+    LoopState.IDLE: frozenset({LoopState.COLLECTING}),
+    LoopState.COLLECTING: frozenset({LoopState.ORGANIZING, LoopState.DONE}),
+    LoopState.ORGANIZING: frozenset({LoopState.THINKING}),
+    LoopState.THINKING: frozenset({LoopState.EXECUTING, LoopState.WAITING, LoopState.DONE}),
+    LoopState.EXECUTING: frozenset({LoopState.COLLECTING, LoopState.WAITING, LoopState.DONE}),
+    LoopState.WAITING: frozenset({LoopState.COLLECTING, LoopState.EXECUTING, LoopState.DONE}),
+    LoopState.DONE: frozenset(),
+    LoopState.FAILED: frozenset(),
 }
-TERMINAL = frozenset({S.DONE, S.FAILED})
+TERMINAL = frozenset({LoopState.DONE, LoopState.FAILED})
 
 
 class IllegalTransition(ExecutorError):
@@ -47,13 +45,13 @@ class LoopFSM:
     """The current state plus the path taken (kept short: consecutive repeats are folded)."""
 
     def __init__(self) -> None:
-        self.state = S.IDLE
-        self.path: list[LoopState] = [S.IDLE]
+        self.state = LoopState.IDLE
+        self.path: list[LoopState] = [LoopState.IDLE]
         self.reason = ""
 
     @staticmethod
     def allowed(src: LoopState, dst: LoopState) -> bool:
-        return dst in TRANSITIONS[src] or (dst is S.FAILED and src not in TERMINAL)
+        return dst in TRANSITIONS[src] or (dst is LoopState.FAILED and src not in TERMINAL)
 
     def to(self, dst: LoopState, reason: str = "") -> LoopState:
         if not self.allowed(self.state, dst):

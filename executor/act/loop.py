@@ -37,7 +37,6 @@ from executor.tools import ActionAsker, StepPaused
 from planner.asks import AskList
 from planner.decisions import Cognition, CognitionDecision, HistoryEntry
 
-S = LoopState
 _INPUTS = {"fill", "select", "check"}
 _OBSERVE_FOR = {"click", "press"}
 _MAX_EXTRACT = 8_000
@@ -104,7 +103,7 @@ class ActLoop:
     # --- the two drivers of the loop ---------------------------------------------------------
 
     async def run(self) -> LoopResult:
-        self.fsm.to(S.COLLECTING)
+        self.fsm.to(LoopState.COLLECTING)
         try:
             undecided = await self._take_back()
             await self._restore()
@@ -115,7 +114,7 @@ class ActLoop:
             else:
                 result = await self._run_goal()
         except ActStopped as stop:
-            self.fsm.to(S.FAILED, stop.code)
+            self.fsm.to(LoopState.FAILED, stop.code)
             stop.outputs = {**self.outputs(), "fsm": [str(s) for s in self.fsm.path]}
             raise
         result.fsm_path = [str(s) for s in self.fsm.path]
@@ -129,7 +128,7 @@ class ActLoop:
             await self._decided(action, observation)  # an explicit list has decided already
             self.progress.done += 1
             stop_on_unmet(self.progress.history[-1:])
-        self.fsm.to(S.DONE)
+        self.fsm.to(LoopState.DONE)
         return LoopResult(summary=f"ran {plural(len(actions), 'listed action')}")
 
     async def _run_goal(self) -> LoopResult:
@@ -142,9 +141,9 @@ class ActLoop:
                 raise ActStopped(
                     f"{self.progress.decisions} decisions without finishing", code="max_decisions"
                 )
-            self.fsm.to(S.ORGANIZING)
+            self.fsm.to(LoopState.ORGANIZING)
             history = [HistoryEntry.model_validate(h) for h in self.progress.history]
-            self.fsm.to(S.THINKING)
+            self.fsm.to(LoopState.THINKING)
             decision = await self.cognition.decide(self.spec.goal, self.spec.payload, observation, history)
             self.progress.decisions += 1
             if decision.observed:
@@ -163,42 +162,42 @@ class ActLoop:
             stop_on_unmet(self.progress.history[-1:])
 
     async def _decided(self, action: Action, observation: Observation | None) -> None:
-        if self.fsm.state is not S.COLLECTING:
-            self.fsm.to(S.COLLECTING)
-        self.fsm.to(S.ORGANIZING)
-        self.fsm.to(S.THINKING)
-        self.fsm.to(S.EXECUTING)
+        if self.fsm.state is not LoopState.COLLECTING:
+            self.fsm.to(LoopState.COLLECTING)
+        self.fsm.to(LoopState.ORGANIZING)
+        self.fsm.to(LoopState.THINKING)
+        self.fsm.to(LoopState.EXECUTING)
         await self._act(action, observation, confidence=1.0)
-        self.fsm.to(S.COLLECTING)
+        self.fsm.to(LoopState.COLLECTING)
 
     async def _route(self, decision: CognitionDecision, observation: Observation) -> LoopResult | None:
         """The decision routes the loop; None means observe again."""
         if decision.decision == "reject":
             raise ActStopped(f"cognition refused: {decision.rationale}", code="cognition_rejected")
         if decision.decision == "request_info":
-            self.fsm.to(S.WAITING)
+            self.fsm.to(LoopState.WAITING)
             question = decision.question or decision.rationale or "More information is needed."
             pending = PendingUserInput(kind="CLARIFICATION", message=question, question=question,
                                        step_id=self.env.step_id)  # fmt: skip
             raise StepPaused(pending, self.progress.as_outputs())
         if decision.decision == "noop" or not decision.actions:
             if decision.decision == "answer":
-                self.fsm.to(S.DONE)
+                self.fsm.to(LoopState.DONE)
                 return LoopResult(summary=decision.answer or decision.rationale)
-            self.fsm.to(S.WAITING)
-            self.fsm.to(S.COLLECTING)
+            self.fsm.to(LoopState.WAITING)
+            self.fsm.to(LoopState.COLLECTING)
             return None
-        self.fsm.to(S.EXECUTING)
+        self.fsm.to(LoopState.EXECUTING)
         served = {"ask": decision.ask, "phase": decision.phase}
         for data in decision.actions:
             action = parse_action(data)
             if action.kind == "done":
-                self.fsm.to(S.DONE)
+                self.fsm.to(LoopState.DONE)
                 return LoopResult(summary=action.summary or decision.rationale, success=action.success)
             performed = await self._act(action, observation, confidence=decision.confidence, served=served)
             if performed is not None and performed.navigated:
                 break  # the rest of the batch was meant for a page that is gone
-        self.fsm.to(S.COLLECTING)
+        self.fsm.to(LoopState.COLLECTING)
         return None
 
     # --- one action ------------------------------------------------------------------------------
@@ -295,8 +294,8 @@ class ActLoop:
     # --- helpers ---------------------------------------------------------------------------------
 
     async def _observe(self) -> Observation:
-        if self.fsm.state is not S.COLLECTING:
-            self.fsm.to(S.COLLECTING)
+        if self.fsm.state is not LoopState.COLLECTING:
+            self.fsm.to(LoopState.COLLECTING)
         return await self.env.driver.observe()
 
     async def _observe_quietly(self) -> Observation:

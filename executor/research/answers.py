@@ -19,7 +19,7 @@ from executor.research.common import citation_number
 from executor.research.copies import url_key
 from executor.research.data import parse_price
 from executor.research.extract import label as column_label
-from executor.research.support import Sentence, cite, names
+from executor.research.supporting_sentences import Sentence, cite, names
 from executor.research.text import tokens
 
 _GENERAL = re.compile(r"\b(all|every|each|any)\b", re.IGNORECASE)

@@ -15,7 +15,7 @@ from typing import Any
 from executor.models import EvidenceItem
 from executor.research.answers import marker, price_text, unique_records
 from executor.research.extract import label
-from executor.research.support import Sentence, cite, names
+from executor.research.supporting_sentences import Sentence, cite, names
 from executor.research.text import tokens
 
 _PRICE_Q = re.compile(

@@ -2,8 +2,9 @@
 and build the form payload the ACT step fills. Never touches the UI.
 
 What the task says the choice is for ("for a small fintech") ranks first: ComputeTool counts the
-cited sentences tying each candidate to that need (executor/research/support.py); the rules below
-order candidates with equal support, and constraints such as max_price still rule candidates out.
+cited sentences tying each candidate to that need (executor/research/supporting_sentences.py); the
+rules below order candidates with equal support, and constraints such as max_price still rule
+candidates out.
 
 Rules (step inputs or config, all optional):
   weights      {"price": -1, "history": 0.5, "commercial_use": 2}: numeric fields are min-max

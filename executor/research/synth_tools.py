@@ -30,7 +30,7 @@ from executor.research.summarize import (
     render,
     render_comparison,
 )
-from executor.research.support import (
+from executor.research.supporting_sentences import (
     Sentence,
     citable_sentences,
     cite,

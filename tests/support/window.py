@@ -21,8 +21,8 @@ from receipts.keys import install_key
 from tests.support.conductor_harness import make_plan
 from tests.support.fake_tools import FakeTool, fake_toolbox
 from ui.controller import RunController
+from ui.kept_secrets import KeptSecrets
 from ui.main_window import MainWindow
-from ui.secret_vault import SecretVault
 
 if TYPE_CHECKING:
     from app.demo.server import DemoSite
@@ -136,10 +136,10 @@ DEFAULT_SETTINGS: dict[str, Any] = {"safe_mode": True, "planner": "rules", "runs
 
 @contextlib.asynccontextmanager
 async def open_window(
-    core: AgentCore, settings: dict[str, Any] | None = None, vault: SecretVault | None = None
+    core: AgentCore, settings: dict[str, Any] | None = None, kept_secrets: KeptSecrets | None = None
 ) -> AsyncIterator[MainWindow]:
     """A shown MainWindow on its own controller, closed and wound down at the end."""
-    window = MainWindow(RunController(core), settings or DEFAULT_SETTINGS, vault=vault)
+    window = MainWindow(RunController(core), settings or DEFAULT_SETTINGS, kept_secrets=kept_secrets)
     window.show()
     try:
         yield window

@@ -18,7 +18,7 @@ from keyring.errors import PasswordDeleteError
 from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
-from app.secret_keyring import SERVICE, KeyringVault
+from app.secret_keyring import SERVICE, KeyringSecrets
 from executor.models import RunStatus
 from executor.service import AgentCore
 from planner.models import SecretRef, TaskSpecV1
@@ -83,8 +83,8 @@ async def test_secrets_kept_in_the_keyring_resume_without_asking_then_are_remove
     qtbot: QtBot, make_core: Callable[..., AgentCore], memory_keyring: MemoryKeyring, tmp_path: Path
 ) -> None:
     run_id = await _paused(make_core)
-    vault = KeyringVault()
-    async with open_window(make_core(), vault=vault) as window:  # session two: asked, and kept
+    kept_secrets = KeyringSecrets()
+    async with open_window(make_core(), kept_secrets=kept_secrets) as window:  # session two: asked, and kept
         assert window.offer_resume() and window.resume_offer is not None
         window.resume_offer.button(QMessageBox.StandardButton.Yes).click()
         dialog = window.secrets_dialog
@@ -97,7 +97,7 @@ async def test_secrets_kept_in_the_keyring_resume_without_asking_then_are_remove
     assert memory_keyring.items == {(SERVICE, f"{run_id}/password"): VALUE}
     assert _files_holding(tmp_path, VALUE) == []  # in the keyring only, never in a file
     restarted = make_core()
-    async with open_window(restarted, vault=vault) as window:  # session three: not asked
+    async with open_window(restarted, kept_secrets=kept_secrets) as window:  # session three: not asked
         asked = next_emit(window.controller.gate_requested)
         finished = next_emit(window.controller.run_finished)
         window.history_panel.resume_requested.emit(run_id)
@@ -118,7 +118,7 @@ async def test_without_a_keyring_the_dialog_says_so_and_keeps_nothing(
     before = keyring.get_keyring()
     keyring.set_keyring(fail.Keyring())
     try:
-        async with open_window(make_core(), vault=KeyringVault()) as window:
+        async with open_window(make_core(), kept_secrets=KeyringSecrets()) as window:
             window.history_panel.resume_requested.emit(run_id)
             dialog = window.secrets_dialog
             assert isinstance(dialog, SecretsDialog)

@@ -8,6 +8,7 @@ final answer and the receipts' run_end record.
 from __future__ import annotations
 
 from typing import Any
+from urllib.parse import parse_qs
 
 import pytest
 
@@ -157,6 +158,17 @@ async def test_a_search_that_finds_nothing_is_not_a_success(
     said_everywhere(act_harness, bundle, 'found nothing: the page says "No results found for your search."')
 
 
+async def test_a_search_whose_results_never_mention_it_is_not_a_success(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    """The site lists something for any query, but nothing it lists mentions what was searched for
+    (only its "3 results for ..." line repeats the query): the thing was not found."""
+    plan = plan_rules(f"Search {site.url('/search.html')} for loosely brewed teapots")
+    bundle = await act_harness.run(plan, confirm=Answer(), policy=ApprovalPolicy.ALL)
+    assert bundle.run_status is RunStatus.FAILED, bundle.reason
+    said_everywhere(act_harness, bundle, 'never mention "loosely", "brewed", "teapots"')
+
+
 async def test_a_form_behind_a_tab_is_opened_filled_and_sent(
     act_harness: ActHarness, site: FixtureSite
 ) -> None:
@@ -200,3 +212,88 @@ async def test_a_subscribe_goal_presses_subscribe_once(act_harness: ActHarness, 
     bundle = await act_harness.run(act_plan(steps, gates=OPEN), confirm=Answer())
     assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
     assert site.post_count("/subscribe") == 1
+
+
+@pytest.mark.parametrize(
+    ("task", "topics"),
+    [
+        ("sign me up to the weekly events email on {url} but ONLY live jazz nights - jo@example.com",
+         ["jazz"]),
+        ("Subscribe me to the events email on {url}, just stand-up comedy and family days. My email is "
+         "jo@example.com", ["comedy", "family"]),
+        ("Subscribe to the events email on {url} with jo@example.com and tick talks and readings", ["talks"]),
+    ],
+)  # fmt: skip
+async def test_a_sign_up_for_only_some_topics_ticks_exactly_those(
+    act_harness: ActHarness, site: FixtureSite, task: str, topics: list[str]
+) -> None:
+    """ "but ONLY live jazz nights": which of the sign-up's boxes to tick is part of what was asked;
+    a sign-up that sends the address alone is not it."""
+    site.clear_posts()
+    plan = plan_rules(task.format(url=site.url("/topics.html")))
+    bundle = await act_harness.run(plan, confirm=Answer(), policy=ApprovalPolicy.ALL)
+    assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
+    [body] = site.post_bodies("/topics")
+    sent = parse_qs(body.decode())
+    assert (sent["email"], sent["topic"]) == (["jo@example.com"], topics)
+
+
+async def test_only_some_topics_unticks_what_the_page_ticked_by_default(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    site.clear_posts()
+    url = site.url("/topics.html?ticked")
+    plan = plan_rules(
+        f"sign me up to the weekly events email on {url} but ONLY live jazz nights - jo@example.com"
+    )
+    bundle = await act_harness.run(plan, confirm=Answer(), policy=ApprovalPolicy.ALL)
+    assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
+    [body] = site.post_bodies("/topics")
+    assert parse_qs(body.decode())["topic"] == ["jazz"]
+
+
+async def test_a_sign_up_for_a_topic_the_form_lacks_is_not_a_success(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    site.clear_posts()
+    url = site.url("/topics.html")
+    task = f"sign me up to the weekly events email on {url} but only poetry slams - jo@example.com"
+    bundle = await act_harness.run(plan_rules(task), confirm=Answer(), policy=ApprovalPolicy.ALL)
+    assert bundle.run_status is not RunStatus.SUCCESS, bundle.reason
+    assert "poetry slams" in (bundle.reason or "") + (bundle.final_answer or "")
+
+
+@pytest.mark.parametrize("wanted", ["pottery", "cooking"])
+async def test_booking_a_named_class_follows_the_book_link_of_its_row(
+    act_harness: ActHarness, site: FixtureSite, wanted: str
+) -> None:
+    """Each class has its own "Book" link: the one in the row that names the class is followed."""
+    site.clear_posts()
+    named = {"pottery": "the pottery class", "cooking": "Italian cooking"}[wanted]
+    task = f"Book me into {named} on {site.url('/classes.html')} as Jo Smith, jo@example.com"
+    bundle = await act_harness.run(plan_rules(task), confirm=Answer(), policy=ApprovalPolicy.ALL)
+    assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
+    [body] = site.post_bodies("/class")
+    assert parse_qs(body.decode())["class"] == [wanted]
+
+
+async def test_booking_a_class_no_row_names_is_not_guessed(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    site.clear_posts()
+    task = f"Book me into the yoga class on {site.url('/classes.html')} as Jo Smith, jo@example.com"
+    bundle = await act_harness.run(plan_rules(task), confirm=Answer(), policy=ApprovalPolicy.ALL)
+    assert bundle.run_status is not RunStatus.SUCCESS, bundle.reason
+    assert site.post_count("/class") == 0
+
+
+async def test_a_search_for_a_kind_by_an_author_picks_the_kind_and_searches_the_author(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    """ "audiobooks by Tô Hoài": the author is typed, and the kind is the form's own filter, picked
+    before the search runs (dropping it used to list every format and end SUCCESS)."""
+    task = f"Search {site.url('/library.html')} for audiobooks by Tô Hoài"
+    bundle = await act_harness.run(plan_rules(task), confirm=Answer(), policy=ApprovalPolicy.ALL)
+    assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
+    query = parse_qs(act_harness.actions(bundle)[-1].after.url.split("?", 1)[1])
+    assert (query["q"], query["format"]) == (["Tô Hoài"], ["audio"])

@@ -6,34 +6,48 @@ import pytest
 
 from executor.act.fsm import TRANSITIONS, IllegalTransition, LoopFSM, LoopState
 
-S = LoopState
-
 
 def test_full_cycle_then_done() -> None:
     fsm = LoopFSM()
-    for state in (S.COLLECTING, S.ORGANIZING, S.THINKING, S.EXECUTING, S.COLLECTING, S.ORGANIZING,
-                  S.THINKING, S.DONE):  # fmt: skip
+    for state in (
+        LoopState.COLLECTING,
+        LoopState.ORGANIZING,
+        LoopState.THINKING,
+        LoopState.EXECUTING,
+        LoopState.COLLECTING,
+        LoopState.ORGANIZING,
+        LoopState.THINKING,
+        LoopState.DONE,
+    ):
         fsm.to(state)
-    assert fsm.finished and fsm.path[0] is S.IDLE and fsm.path[-1] is S.DONE
+    assert fsm.finished and fsm.path[0] is LoopState.IDLE and fsm.path[-1] is LoopState.DONE
 
 
 def test_waiting_for_a_person_then_back_to_work() -> None:
     fsm = LoopFSM()
-    for state in (S.COLLECTING, S.ORGANIZING, S.THINKING, S.EXECUTING, S.WAITING, S.EXECUTING, S.COLLECTING):
+    for state in (
+        LoopState.COLLECTING,
+        LoopState.ORGANIZING,
+        LoopState.THINKING,
+        LoopState.EXECUTING,
+        LoopState.WAITING,
+        LoopState.EXECUTING,
+        LoopState.COLLECTING,
+    ):
         fsm.to(state)
-    assert fsm.state is S.COLLECTING
+    assert fsm.state is LoopState.COLLECTING
 
 
 @pytest.mark.parametrize(
     ("src", "dst"),
     [
-        (S.IDLE, S.EXECUTING),  # no acting before observing
-        (S.COLLECTING, S.EXECUTING),  # nor before deciding
-        (S.ORGANIZING, S.EXECUTING),
-        (S.THINKING, S.ORGANIZING),
-        (S.DONE, S.COLLECTING),  # terminal states stay terminal
-        (S.FAILED, S.COLLECTING),
-        (S.DONE, S.FAILED),
+        (LoopState.IDLE, LoopState.EXECUTING),  # no acting before observing
+        (LoopState.COLLECTING, LoopState.EXECUTING),  # nor before deciding
+        (LoopState.ORGANIZING, LoopState.EXECUTING),
+        (LoopState.THINKING, LoopState.ORGANIZING),
+        (LoopState.DONE, LoopState.COLLECTING),  # terminal states stay terminal
+        (LoopState.FAILED, LoopState.COLLECTING),
+        (LoopState.DONE, LoopState.FAILED),
     ],
 )
 def test_illegal_transitions_raise(src: LoopState, dst: LoopState) -> None:
@@ -44,14 +58,14 @@ def test_illegal_transitions_raise(src: LoopState, dst: LoopState) -> None:
 
 
 def test_every_live_state_may_fail() -> None:
-    for state in S:
-        assert LoopFSM.allowed(state, S.FAILED) is (state not in (S.DONE, S.FAILED))
+    for state in LoopState:
+        assert LoopFSM.allowed(state, LoopState.FAILED) is (state not in (LoopState.DONE, LoopState.FAILED))
 
 
 def test_table_covers_every_state_and_only_known_targets() -> None:
-    assert set(TRANSITIONS) == set(S)
-    assert all(targets <= set(S) for targets in TRANSITIONS.values())
+    assert set(TRANSITIONS) == set(LoopState)
+    assert all(targets <= set(LoopState) for targets in TRANSITIONS.values())
     fsm = LoopFSM()
-    fsm.to(S.COLLECTING)
-    fsm.to(S.FAILED, "observe failed")
+    fsm.to(LoopState.COLLECTING)
+    fsm.to(LoopState.FAILED, "observe failed")
     assert fsm.reason == "observe failed" and fsm.finished

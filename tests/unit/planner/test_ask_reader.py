@@ -53,6 +53,7 @@ def test_a_prohibition_is_a_constraint_never_a_step(task: str) -> None:
         ("which product is the cheapest", "item"),
         ("Chuyến bay thẳng sớm nhất cất cánh lúc mấy giờ?", "time"),
         ("Tôi còn bao nhiêu thư chưa đọc?", "count"),
+        ("cho biết tác giả của cuốn Tắt Đèn", "person"),
     ],
 )
 def test_a_question_says_what_kind_of_fact_answers_it(question: str, kind: str) -> None:

@@ -1,4 +1,4 @@
-"""What the person ruled out or asked first shapes the plan (planner/builders.py, planner/signals.py):
+"""What the person ruled out or asked first shapes the plan (planner/builders.py, planner/task_signals.py):
 a verb after "do not" is never a step's goal, and a question about the named page asked before
 acting is answered from that page before anything is done."""
 

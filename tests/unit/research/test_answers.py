@@ -7,7 +7,13 @@ from typing import Any
 
 from executor.research.answers import comparison, current_entity, read_state
 from executor.research.copies import KnownPage, drop_copies, known_pages
-from executor.research.support import Sentence, citable_sentences, need_phrase, need_terms, supporting
+from executor.research.supporting_sentences import (
+    Sentence,
+    citable_sentences,
+    need_phrase,
+    need_terms,
+    supporting,
+)
 from executor.research.synth_tools import ComputeTool
 from tests.unit.research._helpers import context, ev
 

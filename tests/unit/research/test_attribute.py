@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from executor.research.attribute import from_records, from_sentences, lead, search_note
-from executor.research.support import Sentence
+from executor.research.supporting_sentences import Sentence
 from executor.research.synth_tools import ComputeTool
 from tests.unit.research._helpers import context, ev
 
