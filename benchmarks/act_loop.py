@@ -29,6 +29,7 @@ from browser.models import Action, OutcomeStatus, parse_action
 from executor.act.loop import ActLoop, LoopSpec
 from executor.act.perform import ActEnv
 from executor.act.progress import StepProgress
+from executor.journal_views import receipts_journal
 from receipts.recorder import JsonlRecorder
 from tests.support.site import FixtureSite
 
@@ -86,9 +87,11 @@ def actions() -> list[Action]:
 async def one_run(driver: PlaywrightDriver, url: str, folder: Path) -> tuple[float, float, float]:
     browser_t, receipts_t = Timer(), Timer()
     recorder = await JsonlRecorder.open(folder, fsync=False)
+    timed = TimedRecorder(recorder, receipts_t)
     env = ActEnv(
         driver=TimedDriver(driver, browser_t),
-        recorder=TimedRecorder(recorder, receipts_t),
+        recorder=timed,
+        journal=receipts_journal(folder.name, timed),
         run_id=folder.name,
         step_id="bench",
         run_dir=folder,

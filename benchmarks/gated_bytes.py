@@ -35,6 +35,7 @@ from executor.act.loop import ActLoop, LoopSpec
 from executor.act.perform import ActEnv
 from executor.act.progress import StepProgress
 from executor.gate_desk import ActionGate, Allowed, Cleared
+from executor.journal_views import receipts_journal
 from executor.models import Approval, GateDecisionV1, GateVerdict
 from receipts.layout import RunFolder
 from receipts.models import ActionRecord
@@ -95,7 +96,10 @@ def by_folder(root: Path) -> tuple[dict[str, int], dict[str, int]]:
 async def one_run(driver: PlaywrightDriver, url: str, folder: Path, n: int) -> tuple[float, float]:
     """Wall seconds and this process's CPU seconds (every thread: the recorder's too) for n steps."""
     recorder = await JsonlRecorder.open(folder, fsync=False)
-    env = ActEnv(driver=driver, recorder=recorder, run_id=folder.name, step_id="s1", run_dir=folder)
+    journal = receipts_journal(folder.name, recorder)
+    env = ActEnv(
+        driver=driver, recorder=recorder, journal=journal, run_id=folder.name, step_id="s1", run_dir=folder
+    )
     limits = LoopLimits(max_actions=n + 2)
     ask = asker(recorder, folder.name, "s1")
     loop = ActLoop(env, LoopSpec(url=url, actions=actions(n)), gate=None, progress=StepProgress(),

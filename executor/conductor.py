@@ -114,7 +114,10 @@ class RunConductor:
                 urls = plan_urls(approved) if approved is not None else []
                 state.resources.policy = for_task(state.resources.policy, urls)
             resources = state.resources
-            journal = RunJournal(run_id, self.store, views(self.store, self.events, resources))
+            recorder = resources.recorder if resources is not None else None
+            journal = RunJournal(
+                run_id=run_id, store=self.store, subscribers=views(self.store, self.events, recorder)
+            )
             resumed = checkpoint is not None
             opened = RunOpened(plan=plan, exec_mode=str(mode), task=task, run_dir=run_dir, resumed=resumed)
             await journal.append(opened)
@@ -289,9 +292,7 @@ class RunConductor:
             return await leg.pause(status, f"step {step.step_id}: {paused.pending.message}", paused.pending)
         leg.scheduler.finish(step, step_run.status, step_run.error_code)
         if step_run.status is StepStatus.FAILED and not step.optional and self.reviser is not None:
-            revised = await self.reviser.after_failure(
-                leg.state, step, step_run, leg.budget, self.store, self.events
-            )
+            revised = await self.reviser.after_failure(leg.state, step, step_run, leg.budget, leg.journal)
             if isinstance(revised, PendingUserInput):
                 return await leg.pause(RunStatus.NEEDS_CLARIFICATION, revised.message, revised)
             if revised is not None:  # retry (same plan) or the next plan version
@@ -339,6 +340,7 @@ class RunConductor:
             budget=budget,
             ask=partial(leg.desk.clear, "action", step),
             intents=JournalIntents(leg.journal, step, budget, decision),
+            journal=leg.journal,
         )
         with bind_log_context(step_id=step.step_id):
             try:

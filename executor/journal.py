@@ -2,17 +2,22 @@
 
 Before the journal, each change was written three times by hand (the SQLite store, the receipts
 chain, the event bus) from whichever module made it, and a place that forgot one of them left the
-three disagreeing. Now the conductor and the gate desk only append; subscribers declare the entries
-they listen to and keep their own view. The store is the durable subscriber: it issues checkpoint
-refs, and resume reads the run back from it (docs/architecture.md, "Run lifecycle").
+three disagreeing. Now the conductor, the gate desk, an act step (its actions and notes), a research
+step (its reads) and plan revision only append; subscribers declare the entries they listen to and
+keep their own view. The store is the durable subscriber: it issues checkpoint refs, and resume
+reads the run back from it; the receipts chain numbers each recorded action (docs/architecture.md,
+"Run lifecycle").
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Literal, Protocol
+from pathlib import Path
+from typing import Any, Literal, Protocol
 
+from browser.events import DialogEvent
+from browser.models import Action, ActionOutcome, PageCapture, ResolvedTarget
 from executor.checkpoint_store import CheckpointStore
 from executor.models import (
     Approval,
@@ -24,6 +29,7 @@ from executor.models import (
     StepRunV1,
 )
 from planner.models import ExecutionPlan, Step
+from receipts.models import ActionRecord, GateRef
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -74,6 +80,66 @@ class ActionSettled:
 
 
 @dataclass(frozen=True, kw_only=True)
+class ActionRecorded:
+    """An action with its evidence: performed (pages before and after, the dialogs the browser
+    answered during it) or refused before it reached the browser (no after).
+
+    The receipts subscriber numbers it in the hash chain and leaves the numbered record in
+    `numbered`, where the bus (listening after it) and the performer read it back as `record`."""
+
+    step_id: str
+    action: Action
+    outcome: ActionOutcome | Mapping[str, Any]
+    before: PageCapture
+    after: PageCapture | None = None
+    target_resolved: ResolvedTarget | None = None
+    duration_ms: float = 0.0
+    gate: GateRef | None = None
+    dialogs: Sequence[DialogEvent] = ()
+    #: The run folder, for the live view's absolute screenshot paths.
+    run_dir: Path
+    numbered: list[ActionRecord] = field(default_factory=list, compare=False)
+
+    @property
+    def record(self) -> ActionRecord:
+        if not self.numbered:
+            raise LookupError("no receipts subscriber recorded this action")
+        return self.numbered[0]
+
+
+@dataclass(frozen=True, kw_only=True)
+class SourceRead:
+    """A research step read a page or a search API: the receipts keep what, when and its hash;
+    `shown` reads (pages, with their picture when one was taken) also reach the live view."""
+
+    step_id: str
+    url: str
+    content: str | bytes
+    title: str
+    snippet: str
+    shown: bool = False
+    picture: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
+class PlanRevised:
+    """The run continues with a new plan version, replacing the failed step `replaced_step_id`."""
+
+    plan: ExecutionPlan
+    replaced_step_id: str
+    reason: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class Noted:
+    """A sentence for the receipts (a decision, a warning): what a person reads beside the actions."""
+
+    text: str
+    level: Literal["info", "warning", "error"] = "info"
+    step_id: str | None = None
+
+
+@dataclass(frozen=True, kw_only=True)
 class GateAsked:
     decision: GateDecisionV1
     pending: PendingUserInput
@@ -110,6 +176,10 @@ Entry = (
     | StepRecorded
     | ActionIntended
     | ActionSettled
+    | ActionRecorded
+    | SourceRead
+    | PlanRevised
+    | Noted
     | GateAsked
     | GateAnswered
     | Checkpointed
@@ -126,14 +196,11 @@ class Subscriber(Protocol):
 
 
 @dataclass
-class RunJournal:
+class Journal:
     """Appends one run's entries and hands each to the subscribers that listen for it, in order.
-
-    The store comes first among the subscribers (see journal_views.StoreView) and also names
-    checkpoints, so it is passed on its own as well."""
+    A replay, which has receipts but no run store, journals its actions through this one."""
 
     run_id: str
-    store: CheckpointStore
     subscribers: Sequence[Subscriber] = ()
     #: Every entry of this leg, in order: what a test or a debugger reads to see what happened.
     entries: list[Entry] = field(default_factory=list)
@@ -143,6 +210,14 @@ class RunJournal:
         for subscriber in self.subscribers:
             if type(entry) in subscriber.listens:
                 await subscriber.on(self.run_id, entry)
+
+
+@dataclass(kw_only=True)
+class RunJournal(Journal):
+    """A conductor's journal. The store comes first among the subscribers (see
+    journal_views.StoreView) and also names checkpoints, so it is passed on its own as well."""
+
+    store: CheckpointStore
 
     async def checkpoint(self, pending: PendingUserInput | None) -> str:
         """The store snapshots the run and names the snapshot; the subscribers hear the ref."""

@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import ValidationError
 
@@ -32,6 +32,8 @@ from executor.act.perform import ActEnv, capture_before, perform
 from executor.act.risk import classify
 from executor.confirm import ConfirmHandler
 from executor.gate_look import look_and_note
+from executor.journal import Noted
+from executor.journal_views import receipts_journal
 from executor.models import EXIT_CODES, RunStatus
 from executor.replay_gates import DECLINED_HERE, ReplayGates
 from executor.replay_heal import Heal
@@ -214,9 +216,11 @@ async def replay_run(
     gates = ReplayGates(source, confirm)  # the same gates as the original run
     declined = [step for step, gate in gates.gates.items() if gate.decision == "declined"]
     report = ReplayReport(source_run=source.name, replay_run=recorder.run_id, declined=declined)
+    journal = receipts_journal(recorder.run_id, recorder)
     env = ActEnv(
-        driver=driver, recorder=recorder, run_id=recorder.run_id, step_id="replay", run_dir=_root(recorder)
-    )
+        driver=driver, recorder=recorder, journal=journal, run_id=recorder.run_id, step_id="replay",
+        run_dir=_root(recorder),
+    )  # fmt: skip
     for record in records:
         env.step_id = record.step_id or "replay"
         step = ReplayStep(seq=record.seq, kind=str(record.action.get("kind")))
@@ -247,7 +251,8 @@ async def replay_run(
             if healed is not None:
                 step.status = str(healed.outcome.status)
         _compare(step, record.after, driver.url, env.last_after.dom_hash if env.last_after else None)
-    await recorder.record_note(report.summary(), level="info" if report.ok else "warning", step_id="replay")
+    level: Literal["info", "warning"] = "info" if report.ok else "warning"
+    await journal.append(Noted(text=report.summary(), level=level, step_id="replay"))
     return report
 
 

@@ -7,8 +7,9 @@ The critic (planner.critic) judges the failed step; this module decides and appl
   (`merge_plan`), so no gate and no blocked action of the previous version is lost;
 - ask: the model refused the goal on the page (unsafe or impossible): a person decides;
 - stop: anything else, and whenever the bounds are reached; the conductor ends the run as before.
-Every decision is a note in the receipts; a new plan version is also written to run.json
-(`plan_v2`, ...), to the run store, and published as a PlanRevised event for the plan view.
+Every decision is a note in the receipts; a new plan version is one PlanRevised journal entry, which
+the run store keeps, the receipts note and write to run.json (`plan_v2`, ...), and the bus shows in
+the plan view (executor/journal_views.py).
 The plan's `version` counts the replans, so the bound holds across a resume.
 """
 
@@ -20,10 +21,8 @@ from typing import Any, Literal, Protocol
 from pydantic import BaseModel
 
 from executor.budget import BudgetEnforcer
-from executor.checkpoint_store import CheckpointStore
-from executor.events import EventSink, PlanRevised
+from executor.journal import Journal, Noted, PlanRevised
 from executor.models import PendingUserInput, StepRunV1, StepStatus
-from executor.run_resources import RunResources
 from planner.architect import LLMPlanner
 from planner.critic import Critic, StepOutcome, review_plan
 from planner.llm_settings import LLMSettings
@@ -74,7 +73,6 @@ class RunView(Protocol):
     plan: ExecutionPlan
     step_runs: dict[str, StepRunV1]
     outputs: dict[str, dict[str, Any]]
-    resources: RunResources | None
 
 
 class Revision(BaseModel):
@@ -124,15 +122,13 @@ class PlanReviser:
         step: Step,
         step_run: StepRunV1,
         budget: BudgetEnforcer,
-        store: CheckpointStore,
-        events: EventSink,
+        journal: Journal,
     ) -> ExecutionPlan | PendingUserInput | None:
         """The plan to continue with (the same one for a retry), a question for the person, or
         None to let the conductor end the run as it would have."""
         revision = self.decide(run.plan, step_run, budget, run.run_id)
-        await _note(
-            run, f"critic: {revision.decision} ({revision.reason_code}) {revision.reason}", step.step_id
-        )
+        said = f"critic: {revision.decision} ({revision.reason_code}) {revision.reason}"
+        await journal.append(Noted(text=said, step_id=step.step_id))
         if revision.decision == "retry":
             self._retried.add((run.run_id, step.step_id))
             _forget(run, {step.step_id})
@@ -148,9 +144,14 @@ class PlanReviser:
             fresh = await self.replanner.replan(run.plan, f"{revision.reason_code}: {revision.reason}")
         revised = _usable(run.plan, fresh, run.step_runs, step)
         if revised is None:
-            await _note(run, "critic: the replan offered nothing new to run; stopping", step.step_id)
+            said = "critic: the replan offered nothing new to run; stopping"
+            await journal.append(Noted(text=said, step_id=step.step_id))
             return None
-        await _adopt(run, revised, step.step_id, revision, store, events)
+        _forget(run, {sid for sid in run.step_runs if sid not in {s.step_id for s in revised.steps}})
+        _forget(run, {step.step_id})
+        run.plan = revised
+        reason = f"{revision.reason_code}: {revision.reason}"
+        await journal.append(PlanRevised(plan=revised, replaced_step_id=step.step_id, reason=reason))
         return revised
 
 
@@ -245,43 +246,6 @@ def _forget(run: RunView, step_ids: set[str]) -> None:
     for step_id in step_ids:
         run.step_runs.pop(step_id, None)
         run.outputs.pop(step_id, None)
-
-
-async def _note(run: RunView, text: str, step_id: str | None) -> None:
-    if run.resources is not None:
-        recorder = await run.resources.recorder()
-        await recorder.record_note(text, step_id=step_id)
-
-
-async def _adopt(
-    run: RunView,
-    revised: ExecutionPlan,
-    failed_id: str,
-    revision: Revision,
-    store: CheckpointStore,
-    events: EventSink,
-) -> None:
-    """Makes the revised plan the run's: state, store, receipts (its own record) and the event."""
-    _forget(
-        run, {sid for sid in run.step_runs if sid not in {s.step_id for s in revised.steps}} | {failed_id}
-    )
-    run.plan = revised
-    store.replace_plan(run.run_id, revised)
-    steps = ", ".join(f"{s.step_id}:{s.type_name}" for s in revised.steps)
-    reason = f"{revision.reason_code}: {revision.reason}"
-    await _note(run, f"plan v{revised.version} replaces {failed_id} ({reason}); steps: {steps}", failed_id)
-    if run.resources is not None:
-        recorder = await run.resources.recorder()
-        await recorder.write_run_meta({f"plan_v{revised.version}": revised.model_dump(mode="json")})
-    events.publish(
-        PlanRevised(
-            run_id=run.run_id,
-            plan=revised,
-            version=revised.version,
-            reason=reason,
-            replaced_step_id=failed_id,
-        )
-    )
 
 
 async def reviewed(result: PlanResult, replanner: Replanner | None) -> PlanResult:

@@ -25,6 +25,7 @@ from planner.models import ExecutionPlan, Step
 if TYPE_CHECKING:  # the desk imports the run's store; tools only name its values
     from executor.act.intent import IntentLog
     from executor.gate_desk import ActionGate, Cleared
+    from executor.journal import Journal
 
 
 class ToolOutput(Contract):
@@ -62,6 +63,8 @@ class ToolContext:
     ask: ActionAsker | None = None
     #: Where an act step saves its progress with each action in flight (executor/act/intent.py).
     intents: IntentLog | None = None
+    #: The run journal, where a step records its actions and notes; None outside a conductor.
+    journal: Journal | None = None
 
     @property
     def blocked_actions(self) -> list[str]:

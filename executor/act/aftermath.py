@@ -32,6 +32,7 @@ from executor.act.perform import ActEnv
 from executor.act.progress import StepProgress
 from executor.act.risk import SAFE_MODE_ONLY, Risk, blocked, covered, request_risk
 from executor.gate_desk import ActionGate, Allowed, Cleared, Denied
+from executor.journal import Noted
 from executor.models import GateDecisionV1
 from executor.tools import ActionAsker
 
@@ -129,7 +130,7 @@ class FollowUps:
     async def _refuse(self, after: str, what: str, risk: Risk, because: str) -> str:
         why = f"{what} held after {after}: it {would(risk)}; {because}, so it never left the browser"
         self.progress.refused.append({"action": what, "risk": str(risk), "why": why})
-        await self.env.recorder.record_note(why, level="warning", step_id=self.env.step_id)
+        await self.env.journal.append(Noted(text=why, level="warning", step_id=self.env.step_id))
         return why
 
 

@@ -18,6 +18,7 @@ from pathlib import Path, PurePosixPath
 from common.secrecy import scrub_bytes
 from executor.act.refs import resolve_data
 from executor.errors import FatalToolError
+from executor.journal import Noted
 from executor.tool_engine import ToolCallEngine
 from executor.tools import ToolContext, ToolOutput
 from planner.models import Step
@@ -79,11 +80,9 @@ class WriteArtifactRunner:
         rel, digest = await asyncio.to_thread(
             store_artifact, Path(ctx.run_dir), str(inputs.get("path") or ""), data
         )
-        if ctx.resources is not None:
-            recorder = await ctx.resources.recorder()
-            await recorder.record_note(
-                f"wrote {rel} ({len(data)} bytes) sha256={digest}", step_id=step.step_id
-            )
+        if ctx.journal is not None:
+            text = f"wrote {rel} ({len(data)} bytes) sha256={digest}"
+            await ctx.journal.append(Noted(text=text, step_id=step.step_id))
         return ToolOutput(
             outputs={"path": rel, "sha256": digest, "bytes": len(data)}, actions=[f"write:{rel}"]
         )

@@ -20,6 +20,7 @@ from executor.act.progress import StepProgress
 from executor.act.risk import SAFE_MODE_ONLY, Risk, blocked, covered
 from executor.gate_desk import ActionGate, Allowed, Cleared, Denied, unanswered
 from executor.gate_look import look_at_action
+from executor.journal import Noted
 from executor.models import GateDecisionV1
 from executor.tools import ActionAsker, StepPaused
 from receipts.models import GateRef
@@ -79,7 +80,7 @@ class ActionClearance:
         why = f"{describe(performed.action)} {why}"
         self.progress.surprises.append({"action": describe(performed.action), "url": performed.after.url,
                                         "why": why})  # fmt: skip
-        await self.env.recorder.record_note(why, level="warning", step_id=self.env.step_id)
+        await self.env.journal.append(Noted(text=why, level="warning", step_id=self.env.step_id))
         if self.safe_mode:
             raise ActStopped(f"{why}; the step stops here", code="riskier_than_judged")
 

@@ -8,6 +8,7 @@ from executor.act.outcomes import what
 from executor.act.perform import ActEnv
 from executor.act.progress import StepProgress
 from executor.gate_desk import ActionGate, Allowed, Denied, unanswered
+from executor.journal import Noted
 from executor.models import GateDecisionV1
 from executor.tools import ActionAsker, StepPaused
 
@@ -43,12 +44,11 @@ async def decide_repeat(
     runs again. The receipts get the intent and its unknown outcome first, then the decision."""
     kind = intent.action.get("kind", "action")
     no_answer = f" ({', '.join(intent.awaiting)} had no answer yet)" if intent.awaiting else ""
-    await env.recorder.record_note(
+    unknown = (
         f"resumed: {described(intent)} was sent to the page on {intent.url or 'an unknown page'} before "
-        f"the run stopped{no_answer}; its outcome is unknown",
-        level="warning",
-        step_id=env.step_id,
+        f"the run stopped{no_answer}; its outcome is unknown"
     )
+    await env.journal.append(Noted(text=unknown, level="warning", step_id=env.step_id))
     question = ActionGate(
         step_gate=gate, risk="repeat", n=intent.n, attempt=intent.attempt, target=what(intent.action),
         reason=f"this {kind} may already have happened: the run stopped after it was sent and before "
@@ -69,7 +69,7 @@ async def decide_repeat(
         by, leg = (approval.decided_by, approval.leg) if approval else ("policy", None)
         text = (f"{described(intent)} runs again (approved by {by}{_leg(leg)}); the approval covers "
                 "this sending only")  # fmt: skip
-    await env.recorder.record_note(text, level="warning", step_id=env.step_id)
+    await env.journal.append(Noted(text=text, level="warning", step_id=env.step_id))
 
 
 def _leg(leg: int | None) -> str:
@@ -86,4 +86,4 @@ async def note_taken_back(env: ActEnv, intent: Intent) -> None:
         text = (
             f"resumed: {described(intent)} reached the page before the run stopped ({status}); not repeated"
         )
-    await env.recorder.record_note(text, step_id=env.step_id)
+    await env.journal.append(Noted(text=text, step_id=env.step_id))

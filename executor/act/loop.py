@@ -31,6 +31,7 @@ from executor.act.intent import Intent, take_back
 from executor.act.outcomes import page_change, stop_on_unmet, transient
 from executor.act.perform import ActEnv, Performed, capture_before, perform
 from executor.act.progress import StepProgress
+from executor.journal import Noted
 from executor.models import GateDecisionV1, PendingUserInput
 from executor.tools import ActionAsker, StepPaused
 from planner.asks import AskList
@@ -317,11 +318,11 @@ class ActLoop:
         url = self.progress.url
         if not url or self.progress.count == 0 or self.env.driver.url not in ("", "about:blank"):
             return
-        await self.env.recorder.record_note(
+        text = (
             f"resumed on a fresh browser: reopening {url} and re-applying "
-            f"{plural(len(self.progress.inputs), 'input')}; no click or other action is repeated",
-            step_id=self.env.step_id,
+            f"{plural(len(self.progress.inputs), 'input')}; no click or other action is repeated"
         )
+        await self.env.journal.append(Noted(text=text, step_id=self.env.step_id))
         for data in [{"kind": "navigate", "url": url}, *self.progress.inputs]:
             before = await capture_before(self.env)
             self.followups.acting(parse_action(data), None)
@@ -333,11 +334,8 @@ class ActLoop:
             reason = decision.rationale.split(";")[0].removeprefix("LLM_FALLBACK:")
             self.progress.fallback_reason = reason
             self.progress.fallback_reasons[reason] = self.progress.fallback_reasons.get(reason, 0) + 1
-            await self.env.recorder.record_note(
-                f"model could not decide ({reason}); the rule cognition decided instead",
-                level="warning",
-                step_id=self.env.step_id,
-            )
+            text = f"model could not decide ({reason}); the rule cognition decided instead"
+            await self.env.journal.append(Noted(text=text, level="warning", step_id=self.env.step_id))
 
     def outputs(self) -> dict[str, Any]:
         p = self.progress

@@ -1,12 +1,13 @@
 """One action with its evidence: capture before, journal the intent, perform through the driver,
-journal the outcome, capture after, record the ActionRecord (linked to the step and the approval
-that allowed it) and publish it live. The intent and outcome let a resume tell an action that may
-have happened from one that did not (executor/act/intent.py)."""
+journal the outcome, capture after, then journal the action (ActionRecorded, linked to the step and
+the approval that allowed it): the receipts subscriber numbers it and the bus shows it live. The
+intent and outcome let a resume tell an action that may have happened from one that did not
+(executor/act/intent.py)."""
 
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,21 +17,22 @@ from executor.act.intent import Intent, IntentLog, settled, with_intent
 from executor.act.progress import StepProgress
 from executor.budget import BudgetEnforcer
 from executor.errors import BudgetExceeded
-from executor.events import ActionPerformed, EventSink, NullSink
+from executor.journal import ActionRecorded, Journal
 from receipts.interface import Recorder
 from receipts.models import ActionRecord, GateRef
 
 
 @dataclass(kw_only=True)
 class ActEnv:
-    """What the loop acts with: the run's browser, recorder, event sink and budget."""
+    """What the loop acts with: the run's browser, its journal (what the step records goes there),
+    the recorder (read only: which pictures it already holds) and the budget."""
 
     driver: BrowserDriver
     recorder: Recorder
+    journal: Journal
     run_id: str
     step_id: str
     run_dir: Path
-    events: EventSink = field(default_factory=NullSink)
     budget: BudgetEnforcer | None = None
     last_after: PageCapture | None = None
     #: The step's progress and where it is saved with each action in flight; None: not journaled.
@@ -89,23 +91,14 @@ async def perform(
     if intent is not None:  # known only once the page has answered: after the capture
         sent = [request for request in _waiting(env.driver) if request not in waiting_before]
         await _settle(env, intent, outcome, sent)
-    record = await env.recorder.record_action(
-        action=action,
-        outcome=outcome,
-        before=before,
-        after=after,
-        step_id=env.step_id,
-        target_resolved=outcome.resolved,
-        duration_ms=(time.perf_counter() - started) * 1000,
-        gate=gate,
-    )
-    publish(env, record)
-    for dialog in env.driver.dialogs[dialogs:]:  # answered by the browser's policy during the action
-        await env.recorder.record_dialog(
-            dialog_type=dialog.type, message=dialog.message, accepted=dialog.accepted, url=dialog.url,
-            step_id=env.step_id,
-        )  # fmt: skip
-    return Performed(action=action, outcome=outcome, record=record, before=before, after=after)
+    entry = ActionRecorded(
+        step_id=env.step_id, action=action, outcome=outcome, before=before, after=after,
+        target_resolved=outcome.resolved, duration_ms=(time.perf_counter() - started) * 1000, gate=gate,
+        dialogs=env.driver.dialogs[dialogs:],  # answered by the browser's policy during the action
+        run_dir=env.run_dir,
+    )  # fmt: skip
+    await env.journal.append(entry)
+    return Performed(action=action, outcome=outcome, record=entry.record, before=before, after=after)
 
 
 async def _intend(env: ActEnv, action: Action, before: PageCapture) -> Intent | None:
@@ -141,26 +134,10 @@ def _waiting(driver: BrowserDriver) -> list[str]:
 
 
 async def refuse(env: ActEnv, action: Action, before: PageCapture, why: str, gate: GateRef | None) -> None:
-    """Records an action that never reached the browser (blocked or declined)."""
+    """Journals an action that never reached the browser (blocked or declined)."""
     outcome: dict[str, Any] = {"status": "blocked", "message": why}
-    record = await env.recorder.record_action(
-        action=action, outcome=outcome, before=before, step_id=env.step_id, gate=gate
-    )
-    publish(env, record)
-
-
-def publish(env: ActEnv, record: ActionRecord) -> None:
-    shot = record.after.shot or record.before.shot
-    env.events.publish(
-        ActionPerformed(
-            run_id=env.run_id,
-            step_id=env.step_id,
-            seq=record.seq,
-            action=record.action,
-            status=record.outcome.status,
-            message=record.outcome.message,
-            url=record.after.url or record.before.url,
-            screenshot_path=str(env.run_dir / shot.path) if shot is not None else None,
-            dom_hash=record.after.dom_hash or record.before.dom_hash,
+    await env.journal.append(
+        ActionRecorded(
+            step_id=env.step_id, action=action, outcome=outcome, before=before, gate=gate, run_dir=env.run_dir
         )
     )

@@ -34,7 +34,8 @@ from executor.act.progress import StepProgress
 from executor.act.spec import check_inputs, loop_spec
 from executor.act.verify import answer_asks, goal_failure, unmet_asks
 from executor.errors import FatalToolError
-from executor.events import NullSink
+from executor.journal import Noted
+from executor.journal_views import receipts_journal
 from executor.memory import MemoryStore, site_of
 from executor.models import EvidenceItem
 from executor.run_resources import RunResources
@@ -48,7 +49,6 @@ from planner.gates import no_submit
 from planner.models import ExecutionPlan, Step
 from planner.page_view import showing
 from planner.secrets import plan_urls
-from receipts.interface import Recorder
 
 
 @dataclass
@@ -143,7 +143,7 @@ class ActRunner:
             run_id=ctx.run_id,
             step_id=step.step_id,
             run_dir=resources.run_dir,
-            events=ctx.events or NullSink(),
+            journal=ctx.journal or receipts_journal(ctx.run_id, recorder, ctx.events),
             budget=ctx.budget,
             progress=progress,
             intents=ctx.intents,
@@ -163,7 +163,7 @@ class ActRunner:
         except ActStopped as stop:
             self._remember_failure(ctx.run_id, progress, stop)
             raise
-        await self._keep_downloads(progress, resources.run_dir, recorder, step.step_id)
+        await self._keep_downloads(progress, resources.run_dir, env)
         self._remember_success(ctx.run_id, step, spec.payload, progress, result)
         asks = (spec.asks or asks_of(spec.goal, spec.payload)) if spec.actions is None else AskList()
         answered = await self._check_asks(driver, asks, progress, result, ctx, loop)
@@ -253,15 +253,12 @@ class ActRunner:
             return cognition.with_asks(asks)  # the plan's asks for this step, whatever its goal reads as
         return cognition
 
-    async def _keep_downloads(
-        self, progress: StepProgress, run_dir: Path, recorder: Recorder, step_id: str
-    ) -> None:
+    async def _keep_downloads(self, progress: StepProgress, run_dir: Path, env: ActEnv) -> None:
         """Every download ends inside the run folder, its sha256 in the receipts chain."""
         for item in progress.downloads:
             item.update(await asyncio.to_thread(settle_download, item, run_dir))
-            await recorder.record_note(
-                f"downloaded {item['path']} ({item['size']} bytes) sha256={item['sha256']}", step_id=step_id
-            )
+            text = f"downloaded {item['path']} ({item['size']} bytes) sha256={item['sha256']}"
+            await env.journal.append(Noted(text=text, step_id=env.step_id))
 
     def _remember_success(
         self, run_id: str, step: Step, payload: dict[str, str], progress: StepProgress, result: LoopResult

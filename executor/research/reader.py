@@ -23,7 +23,7 @@ from browser.page_source import PageLoadError, PageSource, UrlRefused
 from common.contracts import utc_now
 from executor.budget import BudgetEnforcer
 from executor.errors import FatalToolError, RetryableToolError
-from executor.events import PageRead
+from executor.journal import SourceRead
 from executor.research.extract import PageContent, parse_html
 from executor.research.pdf import PdfUnreadable, parse_pdf
 from executor.run_resources import RunResources
@@ -72,14 +72,23 @@ def sha256_hex(data: str | bytes) -> str:
     return hashlib.sha256(raw).hexdigest()
 
 
-async def record_read(ctx: ToolContext, *, url: str, content: str | bytes, title: str, snippet: str) -> None:
-    """Writes one read to the run's receipts (no-op without run resources)."""
-    if ctx.resources is None:
+async def record_read(
+    ctx: ToolContext,
+    *,
+    url: str,
+    content: str | bytes,
+    title: str,
+    snippet: str,
+    picture: str | None = None,
+    shown: bool = False,
+) -> None:
+    """Journals one read: the receipts keep it, and a `shown` read reaches the live view (no-op
+    outside a conductor's run)."""
+    if ctx.journal is None:
         return
-    recorder = await ctx.resources.recorder()
-    await recorder.record_evidence(
-        url=url, content=content, title=title, snippet=snippet, step_id=ctx.step.step_id
-    )
+    read = SourceRead(step_id=ctx.step.step_id, url=url, content=content, title=title, snippet=snippet,
+                      shown=shown, picture=picture)  # fmt: skip
+    await ctx.journal.append(read)
 
 
 def looks_like_pdf(url: str) -> bool:
@@ -218,19 +227,12 @@ class Reader:
         if result.url in self._recorded:
             return
         self._recorded.add(result.url)
-        if self.ctx.events is not None:  # the window's Live view follows what research reads
-            read = PageRead(
-                run_id=self.ctx.run_id,
-                step_id=self.ctx.step.step_id,
-                url=result.url,
-                title=result.content.title,
-                screenshot_path=result.picture,
-            )
-            self.ctx.events.publish(read)
         await record_read(
             self.ctx,
             url=result.url,
             content=result.raw,
             title=result.content.title,
             snippet=result.content.text[:200],
+            picture=result.picture,
+            shown=True,
         )

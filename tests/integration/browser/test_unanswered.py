@@ -17,6 +17,7 @@ from browser.models import parse_action
 from executor.act.intent import Intent
 from executor.act.perform import ActEnv, Performed, capture_before, perform
 from executor.act.progress import StepProgress
+from executor.journal_views import receipts_journal
 from receipts.recorder import JsonlRecorder
 from tests.integration.browser._helpers import act
 from tests.support.fault_site import FaultSite
@@ -52,7 +53,8 @@ async def _journaled_click(
     """On `page`, a click on `button` performed by an act step whose intents are kept in a Saves."""
     saves = Saves()
     env = ActEnv(
-        driver=driver, recorder=recorder, run_id=recorder.run_id, step_id="s1", run_dir=run_dir,
+        driver=driver, recorder=recorder, journal=receipts_journal(recorder.run_id, recorder),
+        run_id=recorder.run_id, step_id="s1", run_dir=run_dir,
         progress=StepProgress(), intents=saves, listed=True,
     )  # fmt: skip
     await act(driver, "navigate", url=page)
