@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -145,6 +146,16 @@ def write_atomic(path: Path, data: bytes, *, fsync: bool = True) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def link_file(source: Path, target: Path) -> None:
+    """`target` names the same file as `source` (a hard link, a copy where the file system has none):
+    a run's pictures are written once and never rewritten, so a second name costs no second file."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copyfile(source, target)
 
 
 def plain_json(data: Mapping[str, Any] | BaseModel | None) -> dict[str, Any] | None:

@@ -23,7 +23,7 @@ from receipts.chain_file import ChainFile
 from receipts.errors import ReceiptsError, RecorderClosedError
 from receipts.interface import CaptureLike, OutcomeLike, Scope
 from receipts.keys import SigningKey
-from receipts.layout import RunFolder, check_run_id, plain_json, write_atomic
+from receipts.layout import RunFolder, check_run_id, link_file, plain_json, write_atomic
 from receipts.models import (
     ActionRecord,
     DialogRecord,
@@ -388,16 +388,27 @@ class JsonlRecorder:
         write_atomic(self.folder.run_json, body, fsync=self._fsync)
 
     async def finish(
-        self, status: str, *, reason: str = "", final_state: CaptureLike | None = None
+        self,
+        status: str,
+        *,
+        reason: str = "",
+        final_state: CaptureLike | None = None,
+        final_shot: Path | None = None,
     ) -> Receipt:
         """Writes the run_end record (final state, redacted trace.zip) and the summary in run.json,
-        then closes. A paused run finishes too; resuming opens a new recorder on the same folder."""
+        then closes. A paused run finishes too; resuming opens a new recorder on the same folder.
+
+        `final_shot`: a picture already in the run folder that shows `final_state` (one taken without
+        a screenshot): the last after-shot (`recorded_shot`) is named again, any other file gets a
+        second name in shots/, so the run ends without a second screenshot of an unchanged page."""
         async with self._lock:
             shot = None
             files: list[tuple[Path, bytes]] = []
+            ref = self.folder.shot_ref(f"{self._chain.seq + 1:06d}-final.png")
             if final_state is not None and final_state.screenshot is not None:
-                ref = self.folder.shot_ref(f"{self._chain.seq + 1:06d}-final.png")
                 shot = await self._shot(ref, final_state.screenshot, files)
+            elif final_state is not None and final_shot is not None:
+                shot = await asyncio.to_thread(self._shared_shot, final_shot, ref)
             artifacts = []
             if self.folder.trace.is_file():
                 await asyncio.to_thread(redact_zip, self.folder.trace, self.redactor)
@@ -432,6 +443,19 @@ class JsonlRecorder:
                 )
             self._close_fd()
             return receipt
+
+    def _shared_shot(self, picture: Path, ref: str) -> FileRef:
+        """The ref of a picture the run folder already holds: the last after-shot's own, else `ref`
+        as a second name of the file."""
+        last = self._last_after.shot if self._last_after is not None else None
+        if last is not None and self.folder.resolve(last.path) == picture:
+            return last
+        root = self.folder.root.resolve()
+        if not picture.resolve().is_relative_to(root):
+            raise ReceiptsError(f"{picture} is not in the run folder {root}")
+        target = self.folder.resolve(ref)
+        link_file(picture, target)
+        return FileRef(path=ref, sha256=sha256_file(target))
 
     def _close_fd(self) -> None:
         self._closed = True
