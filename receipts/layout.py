@@ -124,6 +124,14 @@ class RunFolder:
             raise RunFolderError(f"ref {ref!r} is not inside shots/ or snapshots/")
         return self.root / parts[0] / _check_file_name(parts[1])
 
+    def second_name(self, picture: Path, ref: str) -> Path:
+        """`ref` (inside shots/ or snapshots/) as a second name of `picture`, a file of this folder."""
+        if not picture.resolve().is_relative_to(self.root.resolve()):
+            raise RunFolderError(f"{picture} is not in the run folder {self.root}")
+        target = self.resolve(ref)
+        link_file(picture, target)
+        return target
+
     def read_run_json(self) -> dict[str, Any]:
         """run.json as a dict, or {} when absent or unreadable (a report must still render)."""
         try:  # a regular file only: a FIFO or a symlink to a device must not hang a reader

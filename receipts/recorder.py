@@ -23,7 +23,7 @@ from receipts.chain_file import ChainFile
 from receipts.errors import ReceiptsError, RecorderClosedError
 from receipts.interface import CaptureLike, OutcomeLike, Scope
 from receipts.keys import SigningKey
-from receipts.layout import RunFolder, check_run_id, link_file, plain_json, write_atomic
+from receipts.layout import RunFolder, check_run_id, plain_json, write_atomic
 from receipts.models import (
     ActionRecord,
     DialogRecord,
@@ -38,6 +38,7 @@ from receipts.models import (
     Record,
     SnapshotRecord,
     StateSnapshot,
+    same_picture,
 )
 from receipts.png import compact_png
 from receipts.redaction import Redactor, redact_zip
@@ -53,17 +54,6 @@ def _expect(record: Record, kind: type[_R]) -> _R:
     if not isinstance(record, kind):  # pragma: no cover - data["kind"] decides the type
         raise ReceiptsError(f"wrote a {record.kind} record where a {kind.__name__} was meant")
     return record
-
-
-def _same_picture(a: PageState, a_view: str | None, b: PageState, b_view: str | None) -> bool:
-    """Two states a picture cannot tell apart: same URL and DOM hash, and a known, equal view."""
-    return (
-        a.dom_hash is not None
-        and a.dom_hash == b.dom_hash
-        and a.url == b.url
-        and a_view is not None
-        and a_view == b_view
-    )
 
 
 class JsonlRecorder:
@@ -151,7 +141,7 @@ class JsonlRecorder:
         last = self._last_after
         if last is None or last.shot is None:
             return None
-        if not _same_picture(last, self._last_view, self._state(state, None), state.view):
+        if not same_picture(last, self._last_view, self._state(state, None), state.view):
             return None
         return self.folder.resolve(last.shot.path)
 
@@ -252,7 +242,7 @@ class JsonlRecorder:
                 after is not None
                 and before is not None
                 and before_shot is not None
-                and _same_picture(before_state, before.view, self._state(after, None), after.view)
+                and same_picture(before_state, before.view, self._state(after, None), after.view)
             )
             if after_reuse and before_shot is not None:
                 refs["after"] = before_shot
@@ -396,11 +386,8 @@ class JsonlRecorder:
         final_shot: Path | None = None,
     ) -> Receipt:
         """Writes the run_end record (final state, redacted trace.zip) and the summary in run.json,
-        then closes. A paused run finishes too; resuming opens a new recorder on the same folder.
-
-        `final_shot`: a picture already in the run folder that shows `final_state` (one taken without
-        a screenshot): the last after-shot (`recorded_shot`) is named again, any other file gets a
-        second name in shots/, so the run ends without a second screenshot of an unchanged page."""
+        then closes (a paused run too). `final_shot`: a file of the folder showing `final_state` (taken
+        without a screenshot): the last after-shot is named again, any other gets a second name."""
         async with self._lock:
             shot = None
             files: list[tuple[Path, bytes]] = []
@@ -445,17 +432,11 @@ class JsonlRecorder:
             return receipt
 
     def _shared_shot(self, picture: Path, ref: str) -> FileRef:
-        """The ref of a picture the run folder already holds: the last after-shot's own, else `ref`
-        as a second name of the file."""
+        """The last after-shot's own ref when it is `picture`, else `ref` as a second name of it."""
         last = self._last_after.shot if self._last_after is not None else None
         if last is not None and self.folder.resolve(last.path) == picture:
             return last
-        root = self.folder.root.resolve()
-        if not picture.resolve().is_relative_to(root):
-            raise ReceiptsError(f"{picture} is not in the run folder {root}")
-        target = self.folder.resolve(ref)
-        link_file(picture, target)
-        return FileRef(path=ref, sha256=sha256_file(target))
+        return FileRef(path=ref, sha256=sha256_file(self.folder.second_name(picture, ref)))
 
     def _close_fd(self) -> None:
         self._closed = True
