@@ -153,7 +153,10 @@ async def one_batch(
     settings = load_settings(overrides={"runs_dir": runs_dir, "approve": "all", "planner": "rules"})
     core = build_core(settings)
     endpoints = [server.endpoint for server in servers]
-    tag = f"{len(endpoints)}-{workers}-{time.monotonic_ns()}"
+    # In letters: a run of digits in a task can read as a card number, which the planner cuts out
+    # as a secret (a failed case once in a few hundred).
+    stamp = str(time.monotonic_ns()).translate(str.maketrans("0123456789", "abcdefghij"))
+    tag = f"s{len(endpoints)}w{workers}t{stamp}"
     suite = [
         SuiteCase(name=f"case {i}", task=f"Open {site.url(f'/slow?delay={delay}&b={tag}-{i}')} and read it")
         for i in range(cases)
