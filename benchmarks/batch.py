@@ -10,7 +10,10 @@ Figures, not pass/fail: medians over the rounds (each round measures every confi
 server with nothing of Waypost's (no plan, guards, capture or receipts) and one screenshot, so a
 speed-up that stays short of linear can be told apart as Chromium's CPU on this machine or Waypost's
 overhead. "x bare" is Waypost's cases/min over bare's at the same number of workers (the goal is
-0.9x or more at 4 and 8; docs/architecture.md, "Batches").
+0.9x or more at 4 and 8; docs/architecture.md, "Batches"). "bare, a browser per worker" is the same
+bare case with each worker on a browser of its own, as Waypost's runs on a Playwright server are
+(isolation): "x apart" over it is Waypost's own work, "x bare" adds what the isolation costs.
+Waypost and both bare arms run one after the other at each number of workers, in every round.
 "browser CPU" is what the server's browsers spent per case (every Chromium process it launched,
 reaped ones included, benchmarks/tree_cpu.py), beside bare's: on a loaded machine wall time measures
 the other processes, CPU time measures the work a case asks of Chromium. It is read while the
@@ -51,6 +54,7 @@ from tests.support.site import FixtureSite
 
 WORKERS = (1, 2, 4, 8)
 BARE = "bare Playwright, one server"
+BARE_APART = "bare, a browser per worker"
 MB = 1024 * 1024
 
 
@@ -149,7 +153,10 @@ async def one_batch(
     settings = load_settings(overrides={"runs_dir": runs_dir, "approve": "all", "planner": "rules"})
     core = build_core(settings)
     endpoints = [server.endpoint for server in servers]
-    tag = f"{len(endpoints)}-{workers}-{time.monotonic_ns()}"
+    # In letters: a run of digits in a task can read as a card number, which the planner cuts out
+    # as a secret (a failed case once in a few hundred).
+    stamp = str(time.monotonic_ns()).translate(str.maketrans("0123456789", "abcdefghij"))
+    tag = f"s{len(endpoints)}w{workers}t{stamp}"
     suite = [
         SuiteCase(name=f"case {i}", task=f"Open {site.url(f'/slow?delay={delay}&b={tag}-{i}')} and read it")
         for i in range(cases)
@@ -178,19 +185,32 @@ async def one_batch(
 
 
 async def bare_batch(
-    site: FixtureSite, server: PlaywrightServer, workers: int, cases: int, delay: float
+    site: FixtureSite,
+    server: PlaywrightServer,
+    workers: int,
+    cases: int,
+    delay: float,
+    *,
+    browser_per_worker: bool = False,
 ) -> tuple[float, Cpu]:
-    """Seconds and CPU seconds for `cases` pages on one kept browser, `workers` at once: context,
-    load, one screenshot, close (what a Waypost case needs of Chromium at the least)."""
-    tag = f"bare-{workers}-{time.monotonic_ns()}"
-    gate = asyncio.Semaphore(workers)
+    """Seconds and CPU seconds for `cases` pages, `workers` at once: context, load, one screenshot,
+    close (what a Waypost case needs of Chromium at the least). On one kept browser, or with
+    `browser_per_worker` on a browser of each worker's own, as Waypost's runs on a Playwright server
+    get (docs/architecture.md, "Batches", Isolation): the difference is what that isolation costs."""
+    tag = f"bare-{workers}-{browser_per_worker}-{time.monotonic_ns()}"
     await browsers_gone([server])
     async with async_playwright() as pw:
         spent = cpu_now([server])
-        browser = await pw.chromium.connect(server.endpoint)
+        pending = list(range(cases))
+        shared = None if browser_per_worker else await pw.chromium.connect(server.endpoint)
+        browsers = [shared] if shared is not None else []
 
-        async def one(i: int) -> None:
-            async with gate:
+        async def worker() -> None:
+            browser = shared or await pw.chromium.connect(server.endpoint)
+            if browser is not shared:
+                browsers.append(browser)
+            while pending:
+                i = pending.pop()
                 context = await browser.new_context()
                 page = await context.new_page()
                 await page.goto(site.url(f"/slow?delay={delay}&b={tag}-{i}"))
@@ -199,11 +219,12 @@ async def bare_batch(
 
         began = time.perf_counter()
         async with asyncio.TaskGroup() as group:
-            for i in range(cases):
-                group.create_task(one(i))
+            for _ in range(min(workers, cases)):  # as a batch, which starts no more runs than cases
+                group.create_task(worker())
         seconds = time.perf_counter() - began
         spent = cpu_now([server]) - spent
-        await browser.close()
+        for browser in browsers:
+            await browser.close()
     return seconds, spent
 
 
@@ -231,15 +252,17 @@ class Figures:
 
 
 def print_table(args: argparse.Namespace, figures: Figures, baseline: int) -> None:
-    header = f"{'grid':<28} {'workers':>7} {'cases/min':>10} {'x bare':>7} {'seconds':>8} {'range':>11}"
-    print(f"{header}  {'own MB/run':>10}")
+    print(f'"x apart": over "{BARE_APART}", bare Playwright with Waypost\'s isolation (one browser a run)')
+    header = f"{'grid':<28} {'workers':>7} {'cases/min':>10} {'x bare':>7} {'x apart':>8} {'seconds':>8}"
+    print(f"{header} {'range':>11}  {'own MB/run':>10}")
     rates = {key: args.cases / statistics.median(spent) * 60 for key, spent in figures.times.items()}
     for (name, workers), spent in figures.times.items():
         key = (name, workers)
         spread = f"{min(spent):.1f}-{max(spent):.1f}"
         rate_x = rates[key] / rates[(BARE, workers)]
-        line = f"{name:<28} {workers:>7} {rates[key]:>10.1f} {rate_x:>6.2f}x {statistics.median(spent):>8.1f}"
-        line += f" {spread:>11}"
+        apart_x = rates[key] / rates[(BARE_APART, workers)]
+        line = f"{name:<28} {workers:>7} {rates[key]:>10.1f} {rate_x:>6.2f}x {apart_x:>7.2f}x"
+        line += f" {statistics.median(spent):>8.1f} {spread:>11}"
         runs = figures.peaks.get(key)
         if not runs:  # bare Playwright: no Waypost process to weigh
             print(line)
@@ -252,12 +275,14 @@ def print_table(args: argparse.Namespace, figures: Figures, baseline: int) -> No
         print(f"{name}: 4 workers are {rates[(name, 4)] / rates[(name, 1)]:.2f}x the speed of 1")
     print("\nCPU seconds per case (medians): the browsers; the servers' node processes; this side (the")
     print("Python process, the fixture site's threads, the Playwright client driver); all of it")
-    head = f"{'grid':<28} {'workers':>7} {'browsers':>9} {'x bare':>7} {'servers':>8} {'client':>7}"
-    print(f"{head} {'all':>6} {'x bare':>7} {'waypost process':>15}")
+    head = f"{'grid':<28} {'workers':>7} {'browsers':>9} {'x bare':>7} {'x apart':>8} {'servers':>8}"
+    print(f"{head} {'client':>7} {'all':>6} {'x bare':>7} {'waypost process':>15}")
     for name, workers in figures.times:
         cpu, bare = figures.cpu_median((name, workers)), figures.cpu_median((BARE, workers))
+        apart = figures.cpu_median((BARE_APART, workers))
         line = f"{name:<28} {workers:>7} {cpu.browsers:>9.3f} {cpu.browsers / bare.browsers:>6.2f}x"
-        line += f" {cpu.servers:>8.3f} {cpu.client:>7.3f} {cpu.total:>6.3f} {cpu.total / bare.total:>6.2f}x"
+        line += f" {cpu.browsers / apart.browsers:>7.2f}x {cpu.servers:>8.3f} {cpu.client:>7.3f}"
+        line += f" {cpu.total:>6.3f} {cpu.total / bare.total:>6.2f}x"
         runs = figures.peaks.get((name, workers))
         process = f" {statistics.median(p.cpu / args.cases for p in runs):>15.3f}" if runs else ""
         print(line + process)
@@ -282,16 +307,18 @@ async def measure(args: argparse.Namespace) -> None:
             figures = Figures()
             load = os.getloadavg()[0]
             for _ in range(args.repeat):
-                for name, (servers, runs_per_browser) in grids.items():
-                    GridClient.RUNS_PER_BROWSER = runs_per_browser
-                    for workers in WORKERS:
+                for workers in WORKERS:  # each arm beside the others at the same number of workers
+                    for name, (servers, runs_per_browser) in grids.items():
+                        GridClient.RUNS_PER_BROWSER = runs_per_browser
                         seconds, peak = await one_batch(
                             Path(tmp) / "runs", site, servers, workers, args.cases, args.delay
                         )
                         figures.add((name, workers), seconds, peak.spent, args.cases, peak)
-                for workers in WORKERS:
-                    seconds, cpu = await bare_batch(site, one, workers, args.cases, args.delay)
-                    figures.add((BARE, workers), seconds, cpu, args.cases)
+                    for name, apart in ((BARE, False), (BARE_APART, True)):
+                        seconds, cpu = await bare_batch(
+                            site, one, workers, args.cases, args.delay, browser_per_worker=apart
+                        )
+                        figures.add((name, workers), seconds, cpu, args.cases)
             print(
                 f"{args.cases} cases per batch, pages delayed {args.delay} s, median of {args.repeat} rounds"
             )

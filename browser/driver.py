@@ -93,6 +93,14 @@ class LookAware(Protocol):
     async def look(self, url: str | None, choose: Chooser, path: Path | None) -> Look: ...
 
 
+@runtime_checkable
+class PictureAware(Protocol):
+    """A driver that remembers the active tab's last picture written to a file, with its state."""
+
+    @property
+    def last_picture(self) -> PageCapture | None: ...
+
+
 class PlaywrightDriver:
     """BrowserDriver over a BrowserSession; `async with await PlaywrightDriver.launch(...)`."""
 
@@ -229,6 +237,11 @@ class PlaywrightDriver:
     @property
     def url(self) -> str:
         return self.session.page.url
+
+    @property
+    def last_picture(self) -> PageCapture | None:
+        """The active tab's last picture in a file (a research read's) and the state it shows."""
+        return self.session.last_picture
 
     @property
     def dialogs(self) -> list[DialogEvent]:

@@ -17,7 +17,7 @@ from playwright.async_api import TimeoutError as PlaywrightTimeout
 
 from browser.capture import capture
 from browser.error_words import error_line
-from browser.models import Contract
+from browser.models import Contract, PageCapture
 from browser.navigation import open_url
 from browser.session import BrowserSession
 
@@ -102,13 +102,15 @@ async def load_page(
             raise PageLoadError(f"HTTP {status} for {url}", url=url, retryable=status in _RETRYABLE_STATUS)
         html = await page.content()
         shot = await _picture(session, page, picture) if picture is not None else None
+        if shot is not None and not new_tab:
+            session.last_picture = shot
         return PageHtml(
             requested_url=url,
             url=page.url,
             status=status,
             title=await page.title(),
             html=html,
-            screenshot_path=shot,
+            screenshot_path=shot.screenshot_path if shot is not None else None,
         )
     except PlaywrightTimeout as exc:
         raise PageLoadError(f"timed out loading {url}: {error_line(exc)}", url=url, retryable=True) from exc
@@ -124,14 +126,15 @@ async def load_page(
             await page.close()
 
 
-async def _picture(session: BrowserSession, page: Page, path: Path) -> str | None:
-    """The read page's masked screenshot (browser/capture.py); none when the page will not give one."""
+async def _picture(session: BrowserSession, page: Page, path: Path) -> PageCapture | None:
+    """The read page's masked screenshot (browser/capture.py) with the state it shows; none when the
+    page will not give one."""
     vault = session.vault
     try:
         shot = await capture(page, path=path, redact=vault.redact, secrets=vault.redactor.values())
     except (PlaywrightTimeout, Error):
         return None
-    return shot.screenshot_path
+    return shot if shot.screenshot_path is not None else None
 
 
 async def current_page(session: BrowserSession) -> PageHtml:

@@ -38,6 +38,7 @@ from browser.effect_hold import EffectHold, SentRequest
 from browser.events import DialogEvent, GuardEvent
 from browser.hop_guard import watch_hops
 from browser.launch import launch
+from browser.models import PageCapture
 from browser.network_policy import PrivateNetworkGuard
 from browser.options import BrowserPolicy, LaunchOptions
 from browser.quarantine import NO_WEBRTC, REFUSED, Quarantine, silence
@@ -106,6 +107,9 @@ class BrowserSession:
         self._guard_script: AsyncContextManager | None = None
         self._webrtc_off = False
         self.secret_typed = False  # a declared secret was typed in this session
+        #: The active tab's last picture written to a file (a research read's), with the state it
+        #: shows: the run's final state may be that file instead of a second screenshot.
+        self.last_picture: PageCapture | None = None
         self._refused_popups = 0  # refused first documents of tabs a page opened (see _adopt)
         self._playwright = playwright
         self._browser = browser

@@ -15,7 +15,6 @@ picture's pixels and the values to be typed, secrets as their placeholders.
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from datetime import datetime
@@ -30,7 +29,7 @@ from executor.registry import Previewing, RunnerRegistry
 from executor.run_resources import RunResources
 from planner.models import Step
 from receipts.errors import RunFolderError
-from receipts.layout import RunFolder
+from receipts.layout import RunFolder, link_file
 from receipts.models import ActionRecord
 from receipts.report import read_records
 
@@ -102,10 +101,7 @@ async def _picture(
     """`state` pictured at `path`: a link to the receipt's file of the same state, else a new shot."""
     shot = recorded(state) if recorded is not None else None
     if shot is not None and shot.is_file():
-        try:
-            os.link(shot, path)  # one file on disk; receipts' files are never rewritten
-        except OSError:
-            shutil.copyfile(shot, path)  # a file system without hard links
+        link_file(shot, path)  # one file on disk; receipts' files are never rewritten
         return state.model_copy(update={"screenshot_path": str(path)})
     return await driver.capture(screenshot=True, path=path)
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from browser.deadline import BrowserLost, BrowserUnresponsive
-from browser.driver import BrowserDriver, PlaywrightDriver
+from browser.driver import BrowserDriver, PictureAware, PlaywrightDriver
 from browser.models import PageCapture
 from browser.options import BrowserPolicy, LaunchOptions
 from common.moments import reached
@@ -139,15 +139,15 @@ class RunResources:
         run-end record says no final state was captured.
         """
         recorder = await self.recorder()
-        final_state = None
+        final_state, shown = None, None
         driver, self._driver = self._driver, None
         try:
             if driver is not None:
-                final_state = await _final_capture(driver, capture_within_s)
+                final_state, shown = await _final_capture(driver, recorder, capture_within_s)
                 if self.trace:
                     await _save_trace(driver, recorder)
             await recorder.write_run_meta(meta)
-            await recorder.finish(status, reason=reason, final_state=final_state)
+            await recorder.finish(status, reason=reason, final_state=final_state, final_shot=shown)
         finally:
             self._recorder = self._opening = None
             if driver is not None:
@@ -175,15 +175,33 @@ async def _save_trace(driver: BrowserDriver, recorder: JsonlRecorder) -> None:
         await recorder.record_note(outcome.why, level="warning")
 
 
-async def _final_capture(driver: BrowserDriver, within_s: float) -> PageCapture | None:
-    """The last picture of the page, if it answers within `within_s` (a stuck, dead or still-loading
-    page must not hold the run open: the run ends without it)."""
+async def _final_capture(
+    driver: BrowserDriver, recorder: JsonlRecorder, within_s: float
+) -> tuple[PageCapture | None, Path | None]:
+    """The page's last state, if it answers within `within_s` (a stuck, dead or still-loading page
+    must not hold the run open: the run ends without it), and the picture of it the run folder
+    already holds (the last action's after-shot, or the last read's picture) when the state is the
+    same picture (URL, DOM hash and view): then Chromium takes no second screenshot of it."""
     _set_wall(driver, time.monotonic() + within_s)
     try:
-        return await driver.capture(screenshot=True)
+        state = await driver.capture(screenshot=False)
+        shown = recorder.recorded_shot(state) or _read_picture(driver, state)
+        if shown is not None:
+            return state, shown
+        return await driver.capture(screenshot=True), None
     except (BrowserUnresponsive, BrowserLost) as exc:
         log.warning("no final capture", extra={"error": str(exc)})
+        return None, None
+
+
+def _read_picture(driver: BrowserDriver, state: PageCapture) -> Path | None:
+    """The last read's picture of the active tab, when it shows `state` (same URL, DOM hash, view)."""
+    last = driver.last_picture if isinstance(driver, PictureAware) else None
+    if last is None or last.screenshot_path is None or state.view is None:
         return None
+    same = (last.url, last.dom_hash, last.view) == (state.url, state.dom_hash, state.view)
+    path = Path(last.screenshot_path)
+    return path if same and path.is_file() else None
 
 
 ResourcesFactory = Callable[[str, Path], RunResources]

@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import tempfile
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -123,6 +124,14 @@ class RunFolder:
             raise RunFolderError(f"ref {ref!r} is not inside shots/ or snapshots/")
         return self.root / parts[0] / _check_file_name(parts[1])
 
+    def second_name(self, picture: Path, ref: str) -> Path:
+        """`ref` (inside shots/ or snapshots/) as a second name of `picture`, a file of this folder."""
+        if not picture.resolve().is_relative_to(self.root.resolve()):
+            raise RunFolderError(f"{picture} is not in the run folder {self.root}")
+        target = self.resolve(ref)
+        link_file(picture, target)
+        return target
+
     def read_run_json(self) -> dict[str, Any]:
         """run.json as a dict, or {} when absent or unreadable (a report must still render)."""
         try:  # a regular file only: a FIFO or a symlink to a device must not hang a reader
@@ -145,6 +154,16 @@ def write_atomic(path: Path, data: bytes, *, fsync: bool = True) -> None:
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
+
+
+def link_file(source: Path, target: Path) -> None:
+    """`target` names the same file as `source` (a hard link, a copy where the file system has none):
+    a run's pictures are written once and never rewritten, so a second name costs no second file."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copyfile(source, target)
 
 
 def plain_json(data: Mapping[str, Any] | BaseModel | None) -> dict[str, Any] | None:

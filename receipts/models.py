@@ -46,6 +46,17 @@ class PageState(Contract):
     shot: FileRef | None = None
 
 
+def same_picture(a: PageState, a_view: str | None, b: PageState, b_view: str | None) -> bool:
+    """Two states a picture cannot tell apart: same URL and DOM hash, and a known, equal view."""
+    return (
+        a.dom_hash is not None
+        and a.dom_hash == b.dom_hash
+        and a.url == b.url
+        and a_view is not None
+        and a_view == b_view
+    )
+
+
 class Outcome(Contract):
     """Status names follow the browser layer (ok, not_found, ambiguous, timeout, blocked, error)."""
 

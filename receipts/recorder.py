@@ -38,6 +38,7 @@ from receipts.models import (
     Record,
     SnapshotRecord,
     StateSnapshot,
+    same_picture,
 )
 from receipts.png import compact_png
 from receipts.redaction import Redactor, redact_zip
@@ -53,17 +54,6 @@ def _expect(record: Record, kind: type[_R]) -> _R:
     if not isinstance(record, kind):  # pragma: no cover - data["kind"] decides the type
         raise ReceiptsError(f"wrote a {record.kind} record where a {kind.__name__} was meant")
     return record
-
-
-def _same_picture(a: PageState, a_view: str | None, b: PageState, b_view: str | None) -> bool:
-    """Two states a picture cannot tell apart: same URL and DOM hash, and a known, equal view."""
-    return (
-        a.dom_hash is not None
-        and a.dom_hash == b.dom_hash
-        and a.url == b.url
-        and a_view is not None
-        and a_view == b_view
-    )
 
 
 class JsonlRecorder:
@@ -151,7 +141,7 @@ class JsonlRecorder:
         last = self._last_after
         if last is None or last.shot is None:
             return None
-        if not _same_picture(last, self._last_view, self._state(state, None), state.view):
+        if not same_picture(last, self._last_view, self._state(state, None), state.view):
             return None
         return self.folder.resolve(last.shot.path)
 
@@ -252,7 +242,7 @@ class JsonlRecorder:
                 after is not None
                 and before is not None
                 and before_shot is not None
-                and _same_picture(before_state, before.view, self._state(after, None), after.view)
+                and same_picture(before_state, before.view, self._state(after, None), after.view)
             )
             if after_reuse and before_shot is not None:
                 refs["after"] = before_shot
@@ -388,16 +378,24 @@ class JsonlRecorder:
         write_atomic(self.folder.run_json, body, fsync=self._fsync)
 
     async def finish(
-        self, status: str, *, reason: str = "", final_state: CaptureLike | None = None
+        self,
+        status: str,
+        *,
+        reason: str = "",
+        final_state: CaptureLike | None = None,
+        final_shot: Path | None = None,
     ) -> Receipt:
         """Writes the run_end record (final state, redacted trace.zip) and the summary in run.json,
-        then closes. A paused run finishes too; resuming opens a new recorder on the same folder."""
+        then closes (a paused run too). `final_shot`: a file of the folder showing `final_state` (taken
+        without a screenshot): the last after-shot is named again, any other gets a second name."""
         async with self._lock:
             shot = None
             files: list[tuple[Path, bytes]] = []
+            ref = self.folder.shot_ref(f"{self._chain.seq + 1:06d}-final.png")
             if final_state is not None and final_state.screenshot is not None:
-                ref = self.folder.shot_ref(f"{self._chain.seq + 1:06d}-final.png")
                 shot = await self._shot(ref, final_state.screenshot, files)
+            elif final_state is not None and final_shot is not None:
+                shot = await asyncio.to_thread(self._shared_shot, final_shot, ref)
             artifacts = []
             if self.folder.trace.is_file():
                 await asyncio.to_thread(redact_zip, self.folder.trace, self.redactor)
@@ -432,6 +430,13 @@ class JsonlRecorder:
                 )
             self._close_fd()
             return receipt
+
+    def _shared_shot(self, picture: Path, ref: str) -> FileRef:
+        """The last after-shot's own ref when it is `picture`, else `ref` as a second name of it."""
+        last = self._last_after.shot if self._last_after is not None else None
+        if last is not None and self.folder.resolve(last.path) == picture:
+            return last
+        return FileRef(path=ref, sha256=sha256_file(self.folder.second_name(picture, ref)))
 
     def _close_fd(self) -> None:
         self._closed = True
