@@ -82,14 +82,19 @@ def describe(
     if progress.extracted and not count:
         parts.append(f"Read the current state of {progress.url or 'the page'}.")
     pressed = _pressed(progress, goal_summary)
+    # a search that ran sent its own small form: saying "NOT submitted" beside its results misleads
+    searched = any(h.get("phase") == "run" and h.get("status") == "ok" for h in progress.history)
     if count:
         listed = "; ".join(f"{_label(f)} = {_shown(f, redactor)}" for f in made)
         where = f" on {progress.url}" if progress.url and not pressed else ""
-        parts.append(f"{'Filled' if pressed else 'Prefilled'} {plural(count, 'field')}{where}: {listed}.")
+        filled = "Filled" if pressed or searched else "Prefilled"
+        parts.append(f"{filled} {plural(count, 'field')}{where}: {listed}.")
         if submit_blocked and unchecked:
             parts.append(
                 f"A typed value MAY HAVE LEFT the browser although submitting was blocked: {unchecked[0]}."
             )
+        elif searched:
+            parts.append("Searched with them; the results are on that page.")
         elif submit_blocked and sent_next:
             parts.append("Not sent by this step: the next one sends the form, with its own confirmation.")
         elif submit_blocked:

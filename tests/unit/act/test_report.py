@@ -29,6 +29,21 @@ def test_inputs_are_listed_redacted_and_not_submitted() -> None:
     assert "The form was NOT submitted" in text
 
 
+def test_a_search_that_ran_is_not_called_unsubmitted() -> None:
+    """A search sends its own small form; its answer says it searched, never "NOT submitted"."""
+    p = StepProgress(
+        url="http://site/results?q=dune",
+        history=[
+            {"action": {"kind": "fill", "value": "dune"}, "status": "ok", "ask": 0, "phase": "input"},
+            {"action": {"kind": "click"}, "status": "ok", "ask": 0, "phase": "run"},
+        ],
+        facts=[{"kind": "fill", "label": "Search", "value": "dune", "target": {"label": "Search"}}],
+    )
+    text = describe(p, goal_summary="searched", submit_blocked=True, blocked_actions=["submit"])
+    assert text.startswith('Filled 1 field on http://site/results?q=dune: Search = "dune".')
+    assert "Searched with them" in text and "NOT submitted" not in text
+
+
 def test_declared_secrets_and_missing_fields() -> None:
     p = progress()
     text = describe(p, goal_summary="filled 2 fields; not found: phone", submit_blocked=False,
