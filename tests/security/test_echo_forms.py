@@ -25,6 +25,7 @@ from tests.integration.act.test_model import act, done, index_of, page_of
 from tests.security.test_secret_sweep import masked
 from tests.support.act_harness import ActHarness, Answer, act_plan
 from tests.support.llm_server import Reply, ScriptedLLMServer
+from tests.support.run_end import final_picture
 from tests.support.site import FixtureSite
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]
@@ -79,8 +80,7 @@ async def test_echoes_reach_neither_the_model_nor_a_picture(
         ]
         assert found == [], found
     assert not any(_pictured(r.body) for r in requests)  # the welcome page was never pictured
-    shots = sorted((act_harness.runs_dir / bundle.run_id / "shots").glob("*.png"))
-    final = QImage(str(next(p for p in shots if p.name.endswith("final.png"))))
+    final = QImage(str(final_picture(act_harness.runs_dir / bundle.run_id)))
     assert final.height() > WELCOME_BOX[1] and masked(final, WELCOME_BOX)
 
 

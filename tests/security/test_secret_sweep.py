@@ -20,6 +20,7 @@ from app.cli import main
 from browser.capture import MASK_COLOR
 from tests.integration.act.test_model import act, done, index_of, page_of
 from tests.support.llm_server import Reply, ScriptedLLMServer
+from tests.support.run_end import final_picture
 from tests.support.site import FixtureSite
 
 pytestmark = pytest.mark.browser
@@ -135,5 +136,5 @@ def test_no_form_of_any_secret_is_written_anywhere(
     of_page = {name: image for name, image in images.items() if not filled(image, SHOWN["shown"], "#ffffff")}
     assert len(of_page) >= 3
     assert all(masked(image, box) for image in of_page.values() for box in SHOWN.values())
-    (final,) = [image for name, image in images.items() if name.endswith("final.png")]
+    final = QImage(str(final_picture(run_dir)))
     assert all(masked(final, box) for box in TYPED.values())  # the revealed password and its echo

@@ -12,22 +12,14 @@ import pytest
 
 from browser.driver import PlaywrightDriver
 from browser.models import FillAction, ScrollAction, Target
-from receipts.layout import RunFolder
-from receipts.models import RunEndRecord
-from receipts.report import read_records
 from receipts.verify import Problem, verify
 from tests.support.act_harness import ActHarness, Answer, act_plan
+from tests.support.run_end import run_end
 from tests.support.site import FixtureSite
 
 pytestmark = [pytest.mark.browser, pytest.mark.asyncio(loop_scope="session")]
 
 OPEN_GATE = [{"gate_id": "gate_action", "kind": "action", "blocked_actions": []}]
-
-
-def run_end(run_dir: Path) -> RunEndRecord:
-    records = [r for _, r in read_records(RunFolder(run_dir)) if isinstance(r, RunEndRecord)]
-    assert len(records) == 1
-    return records[0]
 
 
 async def test_an_act_run_ends_on_its_last_after_shot(act_harness: ActHarness, site: FixtureSite) -> None:
