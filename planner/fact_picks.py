@@ -66,6 +66,40 @@ def counts_it(question: str, value: str, line: str) -> bool:
     return bool(asked & {*after, *before}) or (labelled and bool(asked & set(words_of(label))))
 
 
+_VI_TIME = r"phút|giờ|ngày|tháng|năm"
+_TIME = rf"(?:seconds?|secs?|s|minutes?|mins?|min|m|hours?|hrs?|h|days?|weeks?|months?|years?|{_VI_TIME})"
+_LENGTH = r"(?:metres?|meters?|m|km|kilometres?|kilometers?|miles?|mi|cm|mm|ft|feet|foot|inches|in|yards?)"
+_WEIGHT = r"(?:kg|g|grams?|kilograms?|lbs?|pounds?|tons?|tonnes?)"
+_AREA = r"m²|m2|sq ?ft|square (?:feet|metres?|meters?)|acres?|hectares?|ha"
+_SIZE = rf"(?:{_LENGTH}|{_AREA}|gb|mb|tb|kb|pages|rooms)"
+#: "how long is the episode": a bare number ("from 2019", "in 120 countries") measures nothing; the
+#: value has to carry a unit of what the question measures, or be a running time ("45:30", "1h 20m").
+_MEASURES = (
+    (re.compile(r"(?i)\b(?:how long|bao lâu|dài bao nhiêu)\b"), rf"(?:{_TIME}|{_LENGTH}|pages)"),
+    (re.compile(r"(?i)\b(?:how far|how tall|how high|how deep|bao xa|cao bao nhiêu)\b"), _LENGTH),
+    (re.compile(r"(?i)\b(?:how old|bao nhiêu tuổi)\b"), r"(?:years?|months?|weeks?|days?|tuổi|năm)"),
+    (re.compile(r"(?i)\b(?:how heavy|nặng bao nhiêu)\b"), _WEIGHT),
+    (re.compile(r"(?i)\b(?:how big|how large|rộng bao nhiêu)\b"), _SIZE),
+)
+#: What finishes a running time after its first number: "45" + ":30", "1h" + " 20m".
+_RUNNING_REST = re.compile(r":\d{2}(?::\d{2})?(?!\d)|(?<=h)\s?\d{1,2}\s?(?:m|mins?|minutes)(?!\w)")
+
+
+def measured(question: str, value: str, rest: str) -> str | None:
+    """The number as a measure of what the question asks ("how long": "45 minutes", "45:30"; "how
+    far": "3 km"), `rest` being the line after it; None when it measures something else. A question
+    that measures nothing takes the number as it is."""
+    unit = next((unit for asks, unit in _MEASURES if asks.search(question)), None)
+    value = value.strip()
+    if unit is None:
+        return value
+    running = _RUNNING_REST.match(value[-1] + rest, 1)
+    if running:
+        return value + running.group(0)
+    said = re.match(rf"(?i)^[\d.,]+\s?{unit}(?!\w)", value) or re.match(rf"(?i)^\s?{unit}(?!\w)", rest)
+    return value if said else None
+
+
 #: Words that deny what stands right after them ("pets are *not* allowed", "*no* pets").
 _NEGATIVE = frozenset(words_of("not no never cannot cant isnt arent doesnt dont wont nor khong chua"))
 

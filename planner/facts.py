@@ -16,7 +16,7 @@ import re
 from collections.abc import Sequence
 
 from planner.asks import FactKind
-from planner.fact_picks import RANKED, counts_it, ranked_pick, yes_or_no
+from planner.fact_picks import RANKED, counts_it, measured, ranked_pick, yes_or_no
 from planner.fact_words import (
     CHEAP,
     DATE,
@@ -61,8 +61,9 @@ def _of_kind(kind: FactKind, line: str, question: str) -> str | None:
                 continue  # "4.8" counts nothing
             if kind == "count" and re.match(r"\d+\.\d", m.group(0)):
                 continue
-            if not set(words_of(m.group(0))) <= asked:
-                return m.group(0).strip()
+            value = measured(question, m.group(0), line[m.end() :]) if kind == "number" else m.group(0)
+            if value is not None and not set(words_of(value)) <= asked:
+                return value.strip()
         return None
     if kind == "person":
         asked = set(words_of(question))

@@ -215,8 +215,10 @@ class ComputeTool:
             evidence = list(ctx.evidence)
         missing = [a for a in found if a.fact is None]
         if missing:
-            gaps = (f"I could not find {report.subject(a.ask.question)} on the pages read" for a in missing)
-            raise FatalToolError("; ".join(gaps), code="not_found_on_page")
+            gaps = "; ".join(f"I could not find {report.subject(a.ask.question)} on the pages read"
+                             for a in missing)  # fmt: skip
+            said = page_facts.lead_text(found, evidence)  # what was found is kept beside what was not
+            raise FatalToolError(f"{said} {gaps}" if said else gaps, code="not_found_on_page")
         unmet = [a.fact.because or a.fact.value for a in found if a.fact is not None and not a.fact.satisfied]
         head = page_facts.lead_text(found, evidence) or attribute.lead(question, records, pool, ctx.evidence)
         # every question answered by a page's fact: with no model, a summary would only paste the page

@@ -67,3 +67,15 @@ async def test_a_request_put_politely_beside_a_question_keeps_the_run_from_succe
     assert bundle.run_status is RunStatus.PARTIAL, bundle.reason
     assert _lead(bundle).startswith('Not done: I did not do "fix the drill'), bundle.final_answer
     assert "4" in (bundle.final_answer or "")
+
+
+async def test_the_part_found_is_kept_beside_the_part_not_found(
+    site: FixtureSite, store: CheckpointStore, tmp_path: Path
+) -> None:
+    """One part unanswered makes the run PARTIAL; it does not lose the part that was answered."""
+    tools = site.url("/research/club/tools.html")
+    bundle = await _ask(f"How many tools are available today, and where do I park my bike? {tools}",
+                        site, store, tmp_path)  # fmt: skip
+    assert bundle.run_status is RunStatus.PARTIAL, bundle.reason
+    lead = _lead(bundle)
+    assert "4 [1]" in lead and "could not find where do I park my bike" in lead, bundle.final_answer

@@ -248,3 +248,32 @@ def test_a_phone_number_is_asked_for_as_one_and_no_number_is_no_answer() -> None
     assert fact is not None and fact.value == "+1 (555) 010-0199"
     terms = "Terms of use\nStarter and Pro licences allow internal use only.\nBilled monthly, 12 months."
     assert find_fact("the CEO's phone number", "phone", terms) is None
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "value"),
+    [
+        ("how long is the pilot episode?", "Pilot episode: 48 minutes.", "48 minutes"),
+        ("how long is the pilot episode?", "Pilot episode — 45:30", "45:30"),
+        ("how long is the pilot episode?", "Pilot episode — 1h 20m", "1h 20m"),
+        ("how far is the hotel from the station?", "The hotel is 3 km from the station, since 1998.", "3 km"),
+        ("how old is the bridge?", "The bridge is 120 years old.", "120 years"),
+        ("what year did the hotel open?", "The hotel opened in 1998.", "1998"),
+    ],
+)
+def test_a_measure_is_a_number_with_its_unit(question: str, text: str, value: str) -> None:
+    fact = find_fact(question, "number", text)
+    assert fact is not None and fact.value == value
+
+
+@pytest.mark.parametrize(
+    ("question", "text"),
+    [
+        ("how long is the pilot episode?", "Pilot episodes from 2019 onward."),
+        ("how far is the hotel?", "The hotel has 120 rooms."),
+        ("how old is the bridge?", "The bridge carries 4 lanes of traffic."),
+    ],
+)
+def test_a_bare_number_measures_nothing_asked(question: str, text: str) -> None:
+    """ "How long is the episode" is not answered by a year or a count on the episode's line."""
+    assert find_fact(question, "number", text) is None
