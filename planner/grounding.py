@@ -245,18 +245,35 @@ def find_option(obs: Observation, option: str, among: str = "") -> Pick:
 
 
 def find_select(obs: Observation, option: str, among: str = "") -> tuple[ElementInfo, str] | None:
-    """A <select> with an option named `option` (and labelled like `among`, when given)."""
+    """A <select> with an option named `option` (and labelled like `among`, when given). An option the
+    person wrote out whole ("e-books") beats one that shares a word with it ("Books"); two options of
+    one select that fit equally well are a guess, so neither is taken."""
     best: tuple[float, ElementInfo, str] | None = None
+    tied = False
     for el in obs.elements:
         if not (el.visible and el.enabled and el.options):
             continue
         for opt in el.options:
             s = words_score(option, opt)
+            if s >= MATCH and _written_out(opt, option):
+                s += 0.05
             if among:
                 s += 0.1 * (field_score(among, el) >= MATCH)
-            if s >= MATCH and (best is None or s > best[0]):
-                best = (s, el, opt)
-    return (best[1], best[2]) if best else None
+            if s < MATCH:
+                continue
+            if best is None or s > best[0]:
+                best, tied = (s, el, opt), False
+            elif s == best[0] and el is best[1] and tokens(opt) != tokens(best[2]):
+                tied = True
+    return (best[1], best[2]) if best and not tied else None
+
+
+def _written_out(shown: str, wanted: str) -> bool:
+    """The option's whole text stands in the person's words, as written ("E-books" in "sách (e-book)")."""
+    said = re.sub(r"s\b", "", fold(shown.lower()).strip())
+    return (
+        bool(said) and re.search(rf"(?<![\w-]){re.escape(said)}s?(?![\w-])", fold(wanted.lower())) is not None
+    )
 
 
 def find_control(

@@ -209,12 +209,11 @@ class AskCheck:
             ]
             return None if picked else f"the {ask.option} was not chosen: {self._listing()}"
         selected = g.find_select(self.obs, ask.option, ask.among)
-        if (
-            selected is not None
-            and selected[0].value
-            and g.words_score(selected[1], selected[0].value) >= 0.99
-        ):
-            return None
+        if selected is not None:  # the select shows what it holds: that decides, not what was sent to it
+            el, option = selected
+            if el.value and g.words_score(option, el.value) >= 0.99:
+                return None
+            return f'"{option}" is not chosen in {g.describe(el)}: it shows "{el.value or "nothing"}"'
         pick = g.find_option(self.obs, ask.option, ask.among)
         if pick.element is not None and pick.element.checked:
             return None

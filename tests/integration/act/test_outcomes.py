@@ -299,3 +299,23 @@ async def test_a_search_for_a_kind_by_an_author_picks_the_kind_and_searches_the_
     assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
     query = parse_qs(act_harness.actions(bundle)[-1].after.url.split("?", 1)[1])
     assert (query["q"], query["format"]) == (["Tô Hoài"], ["audio"])
+
+
+async def test_a_kind_filtered_in_place_is_picked_as_written_and_its_results_shown(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    """ "sách điện tử (e-book)": of "Books" and "E-books" on a filter outside the form, the one the
+    person wrote out is picked (the first that shared a word with it used to be)."""
+    task = f"Tìm sách điện tử (e-book) của tác giả Tô Hoài trên {site.url('/shelf.html')}"
+    bundle = await act_harness.run(plan_rules(task), confirm=Answer(), policy=ApprovalPolicy.ALL)
+    assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
+    last = act_harness.actions(bundle)[-1]
+    assert (last.action.get("kind"), last.action.get("value")) == ("select", "E-books")
+
+
+async def test_a_filter_that_snaps_back_is_not_a_success(act_harness: ActHarness, site: FixtureSite) -> None:
+    """The select was sent "E-books" and shows "All": what it shows decides."""
+    task = f"Tìm sách điện tử (e-book) của tác giả Tô Hoài trên {site.url('/shelf.html?stubborn')}"
+    bundle = await act_harness.run(plan_rules(task), confirm=Answer(), policy=ApprovalPolicy.ALL)
+    assert bundle.run_status is not RunStatus.SUCCESS, bundle.reason
+    assert '"E-books" is not chosen' in (bundle.reason or "") + (bundle.final_answer or ""), bundle.reason

@@ -106,3 +106,20 @@ def test_the_page_saying_nothing_matched_is_quoted() -> None:
     assert none_found(text) == "No flights found for this route with no stops."
     assert none_found("Không tìm thấy chuyến bay nào") == "Không tìm thấy chuyến bay nào"
     assert none_found("12 flights found\nNo-fee changes on every fare") is None
+
+
+def _kinds(*options: str) -> Observation:
+    kind = el(0, "select", "Kind", role="combobox", options=list(options), value=options[0])
+    return Observation(url="http://x.test/results", title="Results", elements=[kind])
+
+
+def test_an_option_written_out_whole_beats_one_sharing_a_word_with_it() -> None:
+    """ "sách điện tử (e-book)": "E-books" is what was written; "Books" only shares "book" with it."""
+    found = g.find_select(_kinds("All", "Books", "E-books", "Audiobooks"), "sách điện tử (e-book)")
+    assert found is not None and found[1] == "E-books"
+
+
+def test_two_options_that_fit_equally_are_not_guessed_between() -> None:
+    assert g.find_select(_kinds("All", "Crime novels", "Romance novels"), "novels") is None
+    found = g.find_select(_kinds("All", "Crime novels", "Romance novels"), "crime novels")
+    assert found is not None and found[1] == "Crime novels"
