@@ -16,7 +16,8 @@ from collections.abc import Iterable, Sequence
 from planner._text import fold
 from planner.ask_verbs import verb_of
 from planner.asks import Ask, FillAsk, SubmitAsk
-from planner.slots import EMAIL, PHONE
+from planner.booking_fields import party_size
+from planner.slots import EMAIL, PHONE, clock_value
 
 #: Two to four capitalised words in a row: a person's or a street's name ("Jo Smith", "Le Loi Street").
 _NAME = re.compile(r"(?<![\w'’-])[A-ZÀ-Ỹ][a-zà-ỹ'’-]+(?:\s+[A-ZÀ-Ỹ][a-zà-ỹ'’-]+){1,3}(?![\w'’-])")
@@ -29,9 +30,16 @@ _COUNTED = re.compile(
 )
 #: A time of day or a day of the week: "at 7pm", "19:30", "on Friday", "thứ Sáu", "Chủ nhật".
 _WHEN = re.compile(
-    r"(?i)(?<![\w:])\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|h\b|giờ\b)|\b(?:monday|tuesday|wednesday|"
+    r"(?i)(?<![\w:])\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|h\b|giờ(?:\s*\d{2})?(?:\s+(?:sáng|trưa|chiều|tối))?\b)|"
+    r"\b(?:monday|tuesday|wednesday|"
     r"thursday|friday|saturday|sunday)\b|\bthứ\s+(?:hai|ba|tư|năm|sáu|bảy)\b|\bchủ\s+nhật\b"
 )
+_WEEKDAY = re.compile(
+    r"(?i)(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"thứ\s+(?:hai|ba|tư|năm|sáu|bảy)|chủ\s+nhật)"
+)
+#: "4 people", "2 người": a party of that many.
+_PARTY = re.compile(r"(?i)(\d{1,2})\s+(?:people|persons|guests|adults|diners|người|khách)")
 #: "a table for 4", "for two": how many it is for.
 _FOR_COUNT = re.compile(
     r"(?i)\bfor\s+(?P<n>\d{1,2}|two|three|four|five|six|seven|eight|nine|ten)\b(?!\s*[:/.]\d)"
@@ -79,13 +87,13 @@ def stated_values(task: str) -> list[str]:
             words.pop(0)  # "Please Jo Smith": the opener is not part of the name
         if len(words) >= 2 and all(w[0].isupper() for w in words):  # the class spans small letters too
             add(m.start(), m.end(), " ".join(words))
+    for m in _WHEN.finditer(text):  # before numbers and counts: "6 giờ 30 tối" is one time of day
+        add(m.start(), m.end(), m.group(0).strip())
     for m in _NUMBERED.finditer(text):
         add(m.start(), m.end(), m.group(0))
     for m in _COUNTED.finditer(text):
         add(m.start(), m.end(), m.group(0))
     for m in _EXCEPT.finditer(text):
-        add(m.start(), m.end(), m.group(0).strip())
-    for m in _WHEN.finditer(text):
         add(m.start(), m.end(), m.group(0).strip())
     for m in _FOR_COUNT.finditer(text):
         add(m.start("n"), m.end("n"), m.group("n"))
@@ -108,6 +116,18 @@ _NAMED = r"(?:for|as|cho|tên|name|named|called|i'm|i am|tôi là|my name is)\s*
 
 
 def _typed_fill(value: str, task: str) -> FillAsk | None:
+    """The fill a bare value stands for: an address, a phone number, a name said as the person's, and
+    for a booking the time of day, the weekday and how many it is for ("a table for 4 at 7pm")."""
+    clock = clock_value(value) if re.search(r"(?i):|am|pm|h|giờ", value) else None  # "10.50" is a price
+    if clock is not None:
+        return FillAsk(field="time", value=clock)
+    party = _PARTY.fullmatch(value)
+    if party:
+        return FillAsk(field="guests", value=party.group(1))
+    if _WEEKDAY.fullmatch(value):
+        return FillAsk(field="day", value=value[0].upper() + value[1:])
+    if re.search(rf"(?i)\bfor\s+{re.escape(value)}\b", task) and _FOR_COUNT.fullmatch(f"for {value}"):
+        return FillAsk(field="guests", value=party_size(value))
     if EMAIL.fullmatch(value):
         return FillAsk(field="email", value=value)
     if PHONE.fullmatch(value):

@@ -28,6 +28,7 @@ from planner.asks import (
     SubmitAsk,
     ToggleAsk,
 )
+from planner.booking_fields import option_for, same_slot
 from planner.decisions import HistoryEntry
 from planner.facts import find_fact
 from planner.only_ticks import also_ticked, picked
@@ -175,15 +176,16 @@ class Moves:
             )
         el = pick.element
         value = ask.value
-        if el.input_type == "date":
-            value = date_value(value) or value
+        if el.input_type == "date" and date_value(value) is None:
+            return Stop(f'{g.describe(el)} takes a date, and "{value}" is not one')
+        value = date_value(value) or value if el.input_type == "date" else value
         if el.value is not None and not el.value_hidden and el.value.strip() == value.strip():
             return Done()
         if el.tag == "select" or el.options:
-            option = max(el.options, key=lambda o: g.words_score(value, o), default=value)
+            option = option_for(value, el.options, g.words_score) or value
             if el.value == option:
                 return Done()
-            if g.words_score(value, option) < g.MATCH:
+            if g.words_score(value, option) < g.MATCH and not same_slot(value, option):
                 return Elsewhere(
                     f'"{el.name}" has no option "{value}" (it offers {", ".join(el.options[:6])})'
                 )

@@ -19,6 +19,7 @@ from difflib import SequenceMatcher
 
 from browser.models import ElementInfo, Observation
 from planner._text import fold
+from planner.booking_fields import BOOKING_FIELD_WORDS
 from planner.payload import FIELD_WORDS
 from planner.synonyms import alternatives
 
@@ -40,7 +41,8 @@ MATCH = 0.6
 MARGIN = 0.04
 _FILLABLE_ROLES = {"textbox", "searchbox", "combobox", "spinbutton"}
 _NOT_FILLABLE = {"submit", "button", "reset", "hidden", "checkbox", "radio", "file", "image"}
-_KEY_OF = {fold(w): k for k, words in FIELD_WORDS.items() for w in (k, *words)}
+_WORDS_OF = {**FIELD_WORDS, **BOOKING_FIELD_WORDS}
+_KEY_OF = {fold(w): k for k, words in _WORDS_OF.items() for w in (k, *words)}
 
 
 def tokens(text: str) -> list[str]:
@@ -80,7 +82,7 @@ def words_score(wanted: str, shown: str) -> float:
 def synonyms(field: str) -> list[str]:
     """The person's field words plus the other words for the same field ("e-mail" for "email")."""
     key = _KEY_OF.get(fold(field.lower().strip()))
-    extra = FIELD_WORDS.get(key, ()) if key else ()
+    extra = _WORDS_OF.get(key, ()) if key else ()
     return list(dict.fromkeys([field, *extra]))
 
 
@@ -190,6 +192,8 @@ def _type_hint(field_words: str, value: str, el: ElementInfo) -> int:
     if t == "tel" and words & {"phone", "tel", "mobile"}:
         return 1
     if t == "date" and (words & {"date", "day"} or re.fullmatch(r"\d{4}-\d{2}-\d{2}", value)):
+        return 1
+    if t == "time" and "time" in words:
         return 1
     if t == "search" and words & {"search", "query", "find"}:
         return 1

@@ -57,6 +57,26 @@ def date_value(raw: str) -> str | None:
     return None
 
 
+_CLOCK = re.compile(
+    r"(?i)^(\d{1,2})(?:(?:[:.h]|\s*giờ\s*)(\d{2}))?\s*(am|pm|a\.m\.|p\.m\.|h|giờ)?\s*(sáng|trưa|chiều|tối|đêm)?$"
+)
+
+
+def clock_value(raw: str) -> str | None:
+    """A time of day as a time input takes it: '7pm', '7:30 p.m.', '19h', '7 giờ tối' -> '19:00'/'19:30';
+    None for anything else (a bare '7' is not said to be a time)."""
+    m = _CLOCK.match(raw.strip())
+    if m is None or not (m.group(2) or m.group(3) or "giờ" in raw):
+        return None
+    hour, minute = int(m.group(1)), int(m.group(2) or 0)
+    half = (m.group(3) or "").lower().replace(".", "")
+    later = half == "pm" or (m.group(4) or "").lower() in ("chiều", "tối", "đêm")
+    if half in ("am", "pm") and not 1 <= hour <= 12:
+        return None
+    hour = hour % 12 + 12 if later and hour <= 12 else (0 if half == "am" and hour == 12 else hour)
+    return f"{hour:02d}:{minute:02d}" if hour < 24 and minute < 60 else None
+
+
 _MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september", "october",
            "november", "december")  # fmt: skip
 

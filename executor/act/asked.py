@@ -36,6 +36,7 @@ from planner.asks import (
     ToggleAsk,
     meaningful_unread,
 )
+from planner.booking_fields import option_for, same_slot
 from planner.decisions import HistoryEntry
 from planner.fact_words import number, tables
 from planner.only_ticks import also_ticked, picked
@@ -171,7 +172,7 @@ class AskCheck:
             if el.value_hidden:
                 return None if typed else f"nothing was typed into {ask.field}"
             shown = (el.value or "").strip()
-            if _value_is(shown, ask.value):
+            if _value_is(shown, ask.value) or (el.options and shown == _option(ask.value, el.options)):
                 return None
             if not typed or not self._sent_after(typed[-1]):
                 return (
@@ -406,12 +407,24 @@ def _shown_value(value: str, shown: str) -> bool:
 
 def _same_value(h: HistoryEntry, value: str) -> bool:
     typed = h.action.get("value")
+    if isinstance(typed, str) and h.action.get("kind") == "select":  # "4 people" picked for "4"
+        return typed == _option(value, [typed])
     return isinstance(typed, str) and (_value_is(typed, value) or g.words_score(value, typed) >= 0.99)
+
+
+def _option(value: str, options: Sequence[str]) -> str | None:
+    """The option a list offers for `value` ("7:00 PM" for "19:00", "4 people" for "4"), if any."""
+    option = option_for(value, options, g.words_score)
+    return (
+        option
+        if option is not None and (same_slot(value, option) or g.words_score(value, option) >= g.MATCH)
+        else None
+    )
 
 
 def _value_is(shown: str, value: str) -> bool:
     a, b = " ".join(shown.lower().split()), " ".join(value.lower().split())
-    return a == b or (bool(a) and g.words_score(b, a) >= 0.99)
+    return a == b or (bool(a) and g.words_score(b, a) >= 0.99) or same_slot(a, b)
 
 
 def _is_control(h: HistoryEntry) -> bool:

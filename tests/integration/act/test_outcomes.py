@@ -319,3 +319,37 @@ async def test_a_filter_that_snaps_back_is_not_a_success(act_harness: ActHarness
     bundle = await act_harness.run(plan_rules(task), confirm=Answer(), policy=ApprovalPolicy.ALL)
     assert bundle.run_status is not RunStatus.SUCCESS, bundle.reason
     assert '"E-books" is not chosen' in (bundle.reason or "") + (bundle.final_answer or ""), bundle.reason
+
+
+@pytest.mark.parametrize(
+    ("task", "sent"),
+    [
+        ("Book a table for 4 at 7pm on Friday at {url} for Jo Smith", ("4", "Friday", "19:00", "Jo Smith")),
+        (
+            "Đặt bàn cho 6 người lúc 6 giờ 30 tối thứ Năm tại {url}, tên Nguyễn Văn An",
+            ("6", "Thursday", "18:30", "Nguyễn Văn An"),
+        ),
+    ],
+)  # fmt: skip
+async def test_a_table_is_booked_for_the_party_day_and_time_said(
+    act_harness: ActHarness, site: FixtureSite, task: str, sent: tuple[str, str, str, str]
+) -> None:
+    """How many, which day and what time land in the form's own lists ("7pm" is its "7:00 PM"),
+    where they used to be left unread and the booking ended PARTIAL."""
+    site.clear_posts()
+    bundle = await act_harness.run(plan_rules(task.format(url=site.url("/table.html"))), confirm=Answer(),
+                                   policy=ApprovalPolicy.ALL)  # fmt: skip
+    assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
+    [body] = site.post_bodies("/table")
+    form = parse_qs(body.decode())
+    assert (form["party"], form["day"], form["time"], form["name"]) == tuple([v] for v in sent)
+
+
+async def test_a_time_the_form_does_not_offer_is_not_booked(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    site.clear_posts()
+    task = f"Book a table for 2 at 9pm on Friday at {site.url('/table.html')} for Jo Smith"
+    bundle = await act_harness.run(plan_rules(task), confirm=Answer(), policy=ApprovalPolicy.ALL)
+    assert bundle.run_status is not RunStatus.SUCCESS, bundle.reason
+    assert site.post_count("/table") == 0

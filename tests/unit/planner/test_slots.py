@@ -8,7 +8,10 @@ from pathlib import Path
 import pytest
 
 from planner._text import Text
+from planner.booking_fields import option_for, same_slot
+from planner.grounding import words_score
 from planner.payload import extract_payload
+from planner.slots import clock_value
 
 ROWS = [
     json.loads(line)
@@ -26,3 +29,20 @@ def test_the_table_is_broad_enough() -> None:
 @pytest.mark.parametrize("row", ROWS, ids=[r["task"][:60] for r in ROWS])
 def test_task_to_payload(row: dict[str, object]) -> None:
     assert extract_payload(Text(str(row["task"]))) == row["payload"]
+
+
+@pytest.mark.parametrize(
+    ("said", "clock"),
+    [("7pm", "19:00"), ("7:30 p.m.", "19:30"), ("19h", "19:00"), ("6 giờ 30 tối", "18:30"),
+     ("9 giờ sáng", "09:00"),
+     ("12am", "00:00"), ("19:30", "19:30"), ("7", None), ("13pm", None), ("25:00", None)],
+)  # fmt: skip
+def test_a_time_of_day_is_read_as_a_time_input_takes_it(said: str, clock: str | None) -> None:
+    assert clock_value(said) == clock
+
+
+def test_a_list_offers_the_same_time_or_day_however_it_is_written() -> None:
+    times = ["6:00 PM", "7:00 PM (2 tables left)", "7:30 PM"]
+    assert option_for("19:00", times, words_score) == "7:00 PM (2 tables left)"
+    assert option_for("thứ Năm", ["Wednesday", "Thursday"], words_score) == "Thursday"
+    assert same_slot("Fri", "thứ Sáu") and not same_slot("19:00", "7:30 PM")
