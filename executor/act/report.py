@@ -77,7 +77,7 @@ def describe(
 ) -> str:
     """The step's answer: inputs listed, submission state said, refusals named, the goal's notes."""
     made = inputs_made(progress)
-    count = max(input_count(progress), len(made))
+    count = len(made) or input_count(progress)  # a field typed into twice is one field
     parts: list[str] = []
     if progress.extracted and not count:
         parts.append(f"Read the current state of {progress.url or 'the page'}.")

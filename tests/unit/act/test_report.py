@@ -90,3 +90,17 @@ def test_what_was_not_found_reads_as_a_noun_phrase() -> None:
 
     assert subject("What is the CEO's phone number?") == "the CEO's phone number"
     assert subject("when the team offsite takes place") == "when the team offsite takes place"
+
+
+def test_a_field_typed_into_twice_is_counted_once() -> None:
+    """A search run again after a late filter types the query twice: two fields, not three."""
+    typed = [("fill", "Search", "Tô Hoài"), ("select", "Kind", "E-books"), ("fill", "Search", "Tô Hoài")]
+    p = StepProgress(
+        url="http://site/results?q=to+hoai",
+        history=[{"action": {"kind": k, "value": v}, "status": "ok", "phase": "input"} for k, _, v in typed],
+        facts=[{"kind": k, "label": label, "value": v, "target": {"label": label}} for k, label, v in typed],
+    )
+    text = describe(p, goal_summary="searched", submit_blocked=False)
+    assert text.startswith(
+        'Prefilled 2 fields on http://site/results?q=to+hoai: Kind = "E-books" (selected); Search'
+    )
