@@ -119,7 +119,7 @@ class _Policy(Moves):
                                  phase="to_form")  # fmt: skip
 
     def _finished(self, i: int, ask: Ask) -> bool:
-        if stuck(self.history, i):
+        if stuck(self.history, i) or self._sent_later(i):
             return True
         kind = ask.kind
         if isinstance(ask, FillAsk):  # by this policy or another hand (memory's hints): the value went in
@@ -134,6 +134,12 @@ class _Policy(Moves):
         if kind in ("advance", "answer") or (isinstance(ask, ToggleAsk) and ask.only):
             return False  # decided from the page each time ("only jazz": boxes ticked by default too)
         return served_ok(self.history, i, "do")
+
+    def _sent_later(self, i: int) -> bool:
+        """A send after this ask went through: it waited for this ask to be done or seen done (a radio
+        chosen by default), so the ask is not looked for again on the page the send led to."""
+        later = range(i + 1, len(self.asks.asks))
+        return any(isinstance(self.asks.asks[j], SubmitAsk) and served_ok(self.history, j) for j in later)
 
     def _finish(self, pending: list[int], waiting: list[str]) -> CognitionDecision:
         done = [

@@ -10,7 +10,9 @@ from planner.synonyms import alternatives
 
 #: The gate an ACT step's asks need: the riskiest thing it was asked to do, most severe first.
 _ASK_GATES: tuple[tuple[GateKind, tuple[str, ...]], ...] = (
-    (GateKind.PAYMENT, ("order",)),
+    # "Go to checkout" is labelled as paying, so it opens the payment step: in the step before it, a
+    # gate that keeps paying blocked would stop it, and the checkout's choices could not be made
+    (GateKind.PAYMENT, ("order", "checkout")),
     (GateKind.DELETE, ("delete", "remove", "trash", "xóa", "xoá")),
     # Presses that change what the site keeps (a star, an archive, a cart): a step that may send them.
     (

@@ -189,6 +189,8 @@ def _type_hint(field_words: str, value: str, el: ElementInfo) -> int:
         return 1
     if t == "email" and ("email" in words or "@" in value):
         return 1
+    if t == "email" and value:
+        return -2  # "12 Hang Bac" for "địa chỉ" is not for the footer's "Email address"
     if t == "tel" and words & {"phone", "tel", "mobile"}:
         return 1
     if t == "date" and (words & {"date", "day"} or re.fullmatch(r"\d{4}-\d{2}-\d{2}", value)):

@@ -24,7 +24,7 @@ FIELD_WORDS: dict[str, tuple[str, ...]] = {
     "last_name": ("last name", "surname", "family name", "họ"),
     "email": ("email address", "email", "e-mail", "mail", "địa chỉ email", "thư điện tử"),
     "phone": ("phone number", "phone", "mobile", "tel", "số điện thoại", "điện thoại", "sđt", "sdt"),
-    "address": ("address", "địa chỉ"),
+    "address": ("address", "địa chỉ", "street", "street address", "street and number", "address line 1"),
     "city": ("city", "thành phố", "tỉnh"),
     "job_title": ("job title", "position", "chức vụ", "vị trí"),
     "message": ("message", "note", "comment", "reply", "your reply", "body", "lời nhắn", "ghi chú",

@@ -353,3 +353,23 @@ async def test_a_time_the_form_does_not_offer_is_not_booked(
     bundle = await act_harness.run(plan_rules(task), confirm=Answer(), policy=ApprovalPolicy.ALL)
     assert bundle.run_status is not RunStatus.SUCCESS, bundle.reason
     assert site.post_count("/table") == 0
+
+
+async def test_a_purchase_goes_through_the_checkout_and_orders_what_was_said(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    """The cart's "Go to checkout" link opens the payment step (a step whose gate keeps paying blocked
+    used to stop it there); the address goes into "Street and number", never the footer's "Email
+    address"; the options already chosen are not looked for again on the page the order led to."""
+    site.clear_posts()
+    task = (
+        f"Open {site.url('/shop/index.html')} and buy 1 French Press, standard delivery, cash on delivery. "
+        "Name: Lan Pham, address 12 Hang Bac, city Hanoi, postcode 100000."
+    )
+    bundle = await act_harness.run(plan_rules(task), confirm=Answer(), policy=ApprovalPolicy.ALL)
+    assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
+    [body] = site.post_bodies("/shop/order")
+    order = {k: v[0] for k, v in parse_qs(body.decode()).items()}
+    assert order == {"name": "Lan Pham", "street": "12 Hang Bac", "city": "Hanoi", "postcode": "100000",
+                     "delivery": "standard", "payment": "cod", "items": "French Press"}  # fmt: skip
+    assert site.post_count("/shop/newsletter") == 0

@@ -123,3 +123,17 @@ def test_two_options_that_fit_equally_are_not_guessed_between() -> None:
     assert g.find_select(_kinds("All", "Crime novels", "Romance novels"), "novels") is None
     found = g.find_select(_kinds("All", "Crime novels", "Romance novels"), "crime novels")
     assert found is not None and found[1] == "Crime novels"
+
+
+def test_an_address_goes_to_the_street_field_never_an_email_box() -> None:
+    """ "địa chỉ 12 Hang Bac": "Email address" holds the word address but takes only an email."""
+    checkout = Observation(
+        url="http://x.test/checkout",
+        title="Checkout",
+        elements=[
+            el(0, "input", "Street and number", role="textbox", input_type="text", form=1),
+            el(1, "input", "Email address", role="textbox", input_type="email", form=2, area="footer"),
+        ],
+    )
+    pick = g.find_field(checkout, "địa chỉ", "12 Hang Bac")
+    assert pick.element is not None and pick.element.index == 0
