@@ -22,7 +22,15 @@ def test_context_pack_from_tab_and_files() -> None:
 
 @pytest.mark.parametrize(
     ("task", "lang"),
-    [("So sánh giá vàng", "vi"), ("so sanh gia vang cho toi va ban", "vi"), ("Compare gold prices", "en")],
+    [
+        ("So sánh giá vàng", "vi"),
+        ("so sanh gia vang cho toi va ban", "vi"),
+        ("Compare gold prices", "en"),
+        ("Search the library for audiobooks by Tô Hoài", "en"),
+        ("Tìm sách của Tô Hoài trên thư viện", "vi"),
+        ("Book a table at Bếp Nhà for Nguyễn Văn An", "en"),
+        ("Đặt Bàn Cho Tôi", "vi"),
+    ],
 )
 def test_language(task: str, lang: str) -> None:
     assert detect_language(task) == lang
