@@ -16,13 +16,13 @@ def picked(asks: AskList) -> list[str]:
 
 
 def also_ticked(obs: Observation, box: ElementInfo, wanted: list[str]) -> list[ElementInfo]:
-    """The checkboxes of `box`'s form that are ticked and that no wanted name picks out."""
+    """The checkboxes (and switches) of `box`'s form that are on and that no wanted name picks out."""
     return [
         e
         for e in obs.elements
         if e.index != box.index
         and e.form == box.form
-        and e.input_type == "checkbox"
+        and (e.input_type == "checkbox" or (e.role or "") in ("checkbox", "switch"))
         and e.checked
         and g.toggleable(e)
         and all(g.name_score(w, e) < g.MATCH for w in wanted)

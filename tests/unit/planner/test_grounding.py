@@ -137,3 +137,21 @@ def test_an_address_goes_to_the_street_field_never_an_email_box() -> None:
     )
     pick = g.find_field(checkout, "địa chỉ", "12 Hang Bac")
     assert pick.element is not None and pick.element.index == 0
+
+
+def test_only_some_topics_finds_every_other_box_or_switch_left_on() -> None:
+    """ "only jazz": a switch the page turned on (role=switch) is as much left on as a ticked box."""
+    from planner.only_ticks import also_ticked
+
+    topics = Observation(
+        url="http://x.test/topics",
+        title="Topics",
+        elements=[
+            el(0, "input", "Jazz nights", role="checkbox", input_type="checkbox", checked=True, form=1),
+            el(1, "input", "Quiz nights", role="checkbox", input_type="checkbox", checked=True, form=1),
+            el(2, "button", "Film club", role="switch", checked=True, form=1),
+            el(3, "button", "Book club", role="switch", checked=False, form=1),
+        ],
+    )
+    extra = also_ticked(topics, topics.elements[0], ["jazz nights"])
+    assert [e.name for e in extra] == ["Quiz nights", "Film club"]
