@@ -56,3 +56,20 @@ def none_found(text: str) -> str | None:
         if m is not None:
             return re.split(r"(?<=[.!?])\s", line[m.start() :].strip(), maxsplit=1)[0][:160]
     return None
+
+
+#: A line that says something went wrong.
+ERROR_TEXT = re.compile(
+    r"(?i)\b(?:error|failed|invalid|incorrect|could not|couldn't|went wrong|try again|not allowed|denied|"
+    r"bad request|server error)\b|lỗi|thất bại|không hợp lệ"
+)
+#: A line that says what the site wants changed: "Please fill in: street.", "Email is required".
+_ASKS_FOR = re.compile(r"(?i)^(?:please|vui lòng)\b|\b(?:required|missing|must be|bắt buộc)\b")
+
+
+def complaint(text: str) -> str | None:
+    """The page's own sentence about a send it refused, the one saying what to change first."""
+    lines = [" ".join(line.split()) for line in text.splitlines() if 3 < len(line.strip()) <= 200]
+    return next((line for line in lines if _ASKS_FOR.search(line)), None) or next(
+        (line for line in lines if ERROR_TEXT.search(line)), None
+    )

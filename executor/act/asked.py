@@ -40,17 +40,13 @@ from planner.booking_fields import option_for, same_slot
 from planner.decisions import HistoryEntry
 from planner.fact_words import number, tables
 from planner.only_ticks import also_ticked, picked
-from planner.page_words import none_found, shows, sort_option
+from planner.page_words import ERROR_TEXT, complaint, none_found, shows, sort_option
 from planner.synonyms import alternatives
 
 _CLICKS = ("click", "press", "check", "select")
 #: A line that repeats the query back ("12 results for ...") rather than listing a result.
 _ECHO = re.compile(
     r"(?i)\b(?:results?|searched|search(?:ing)? for|showing|matches)\b|kết quả|tìm kiếm|đã tìm"
-)
-_ERROR_TEXT = re.compile(
-    r"(?i)\b(?:error|failed|invalid|incorrect|could not|couldn't|went wrong|try again|not allowed|denied|"
-    r"bad request|server error)\b|lỗi|thất bại|không hợp lệ"
 )
 
 
@@ -127,7 +123,7 @@ class AskCheck:
         out += [f"{_named(h) or h.action.get('kind')} was refused: {h.message}" for h in self.history
                 if h.status == "blocked" and h.message and not any(h.message in o for o in out)]  # fmt: skip
         out += [p for h in _ok(self.history, _CLICKS)
-                if (p := _send_problem(h)) is not None and not any(p in o for o in out)]  # fmt: skip
+                if (p := self._send_problem(h)) is not None and not any(p in o for o in out)]  # fmt: skip
         said = none_found(self.obs.text) if out else None
         if said and not any(said in o for o in out):  # the page's own reason goes first, once
             out.insert(0, f'the page says "{said}"')
@@ -349,14 +345,14 @@ class AskCheck:
                 why = f' (no form on the page says it is for "{ask.about}")'
             return f"the form was never sent: the {ask.purpose} button was never pressed{why}"
         last = pressed[-1]
-        problem = _send_problem(last)
+        problem = self._send_problem(last)
         if problem is not None:
             return f"the form was not accepted: {problem}"
         if any(s.get("status") is not None for s in last.sent):
             return None
         if not _changed(last):
             return f"nothing was sent: the page did not change after pressing {_named(last) or 'the button'}"
-        error = _ERROR_TEXT.search(self.obs.text)
+        error = ERROR_TEXT.search(self.obs.text)
         if error and ask.purpose in ("login", "signup", "send"):
             line = next((ln for ln in self.obs.text.splitlines() if error.group(0) in ln), error.group(0))
             return f'the site shows an error after sending: "{line.strip()[:120]}"'
@@ -384,6 +380,12 @@ class AskCheck:
         """The page that showed an ask done was left by a send the site accepted (nothing failed)."""
         sends = [s for h in _ok(self.history, _CLICKS) for s in h.sent]
         return bool(sends) and all(s.get("status") is not None and int(s["status"]) < 400 for s in sends)
+
+    def _send_problem(self, h: HistoryEntry) -> str | None:
+        """What went wrong with what `h` sent, with the page's own sentence about it when it says one."""
+        problem = _send_problem(h)
+        said = complaint(self.obs.text) if problem else None
+        return f'{problem}; the page says "{said}"' if said else problem
 
     def _sent_after(self, h: HistoryEntry) -> bool:
         after = self.history[self.history.index(h) + 1 :] if h in self.history else []

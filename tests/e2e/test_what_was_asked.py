@@ -102,6 +102,17 @@ def test_a_form_answered_with_an_http_error_is_failed_with_the_status(
     assert str(bundle["reason"]).count("HTTP 500") == 1, bundle["reason"]  # said once
 
 
+def test_a_refused_form_is_failed_with_the_sites_own_sentence(
+    waypost_home: Path, site: FixtureSite, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """ "HTTP 422" alone does not say what to change; the site's own sentence does."""
+    url = site.url("/asked/sent.html?status=422&say=Please+fill+in%3A+subject.")
+    bundle = run(capsys, f"Open {url}, write the message Hello there and send the form")
+    assert bundle["run_status"] == "FAILED", bundle["reason"]
+    assert "HTTP 422 to the request to" in str(bundle["reason"])
+    assert 'the page says "Please fill in: subject' in str(bundle["reason"]), bundle["reason"]
+
+
 def test_a_slow_answer_to_a_form_is_awaited_within_the_steps_time(
     waypost_home: Path, site: FixtureSite, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -15,6 +15,7 @@ Dynamic routes:
 
 from __future__ import annotations
 
+import html
 import mimetypes
 import threading
 from collections import Counter
@@ -172,7 +173,11 @@ def _make_handler(site: FixtureSite) -> type[BaseHTTPRequestHandler]:
                 site._hold(float(asked["delay"][0]))
             status = int(asked.get("status", ["200"])[0])
             if status >= 400:
-                page = f"<!doctype html><title>Error {status}</title><h1>Something went wrong ({status})</h1>"
+                said = html.escape(asked.get("say", [""])[0])  # ?say=...: the site's own sentence
+                page = (
+                    f"<!doctype html><title>Error {status}</title><h1>Something went wrong ({status})</h1>"
+                    f"<p role=alert>{said}</p>"
+                )
                 send_reply(self, page.encode(), status=status, content_type="text/html; charset=utf-8")
                 return
             self._send(b"<!doctype html><title>Received</title><h1>Received</h1>")
