@@ -17,7 +17,7 @@ from planner._text import fold
 from planner.ask_verbs import verb_of
 from planner.asks import Ask, FillAsk, SubmitAsk
 from planner.booking_fields import party_size
-from planner.slots import EMAIL, PHONE, clock_value
+from planner.slots import EMAIL, PHONE, clock_value, date_value, long_date
 
 #: Two to four capitalised words in a row: a person's or a street's name ("Jo Smith", "Le Loi Street").
 _NAME = re.compile(r"(?<![\w'’-])[A-ZÀ-Ỹ][a-zà-ỹ'’-]+(?:\s+[A-ZÀ-Ỹ][a-zà-ỹ'’-]+){1,3}(?![\w'’-])")
@@ -37,6 +37,11 @@ _WHEN = re.compile(
 _WEEKDAY = re.compile(
     r"(?i)(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
     r"thứ\s+(?:hai|ba|tư|năm|sáu|bảy)|chủ\s+nhật)"
+)
+_MONTH = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?"
+#: A date with its month written out: "12 March 2027", "March 12, 2027".
+_LONG_DATE = re.compile(
+    rf"(?i)\b\d{{1,2}}(?:st|nd|rd|th)?\s+{_MONTH},?\s+\d{{4}}\b|\b{_MONTH}\s+\d{{1,2}}(?:st|nd|rd|th)?,?\s+\d{{4}}\b"
 )
 #: "4 people", "2 người": a party of that many.
 _PARTY = re.compile(r"(?i)(\d{1,2})\s+(?:people|persons|guests|adults|diners|người|khách)")
@@ -87,8 +92,8 @@ def stated_values(task: str) -> list[str]:
             words.pop(0)  # "Please Jo Smith": the opener is not part of the name
         if len(words) >= 2 and all(w[0].isupper() for w in words):  # the class spans small letters too
             add(m.start(), m.end(), " ".join(words))
-    for m in _WHEN.finditer(text):  # before numbers and counts: "6 giờ 30 tối" is one time of day
-        add(m.start(), m.end(), m.group(0).strip())
+    for m in (*_LONG_DATE.finditer(text), *_WHEN.finditer(text)):  # one value each, before numbers
+        add(m.start(), m.end(), m.group(0).strip())  # and counts: "12 March 2027", "6 giờ 30 tối"
     for m in _NUMBERED.finditer(text):
         add(m.start(), m.end(), m.group(0))
     for m in _COUNTED.finditer(text):
@@ -124,6 +129,8 @@ def _typed_fill(value: str, task: str) -> FillAsk | None:
     party = _PARTY.fullmatch(value)
     if party:
         return FillAsk(field="guests", value=party.group(1))
+    if date_value(value) or long_date(value):
+        return FillAsk(field="date", value=value)
     if _WEEKDAY.fullmatch(value):
         return FillAsk(field="day", value=value[0].upper() + value[1:])
     if re.search(rf"(?i)\bfor\s+{re.escape(value)}\b", task) and _FOR_COUNT.fullmatch(f"for {value}"):

@@ -33,7 +33,7 @@ from planner.decisions import HistoryEntry
 from planner.facts import find_fact
 from planner.only_ticks import also_ticked, picked
 from planner.page_words import shows, sort_option
-from planner.slots import date_value
+from planner.slots import date_value, long_date
 
 #: At most this many presses of Next while looking for a step's targets or its "until" step.
 MAX_ADVANCE = 5
@@ -174,11 +174,11 @@ class Moves:
                 if len(pick.candidates) > 1 and pick.score >= g.MATCH
                 else Elsewhere(pick.why)
             )
-        el = pick.element
-        value = ask.value
-        if el.input_type == "date" and date_value(value) is None:
+        el, value = pick.element, ask.value
+        iso = date_value(value) or long_date(value)
+        if el.input_type == "date" and iso is None:
             return Stop(f'{g.describe(el)} takes a date, and "{value}" is not one')
-        value = date_value(value) or value if el.input_type == "date" else value
+        value = iso if el.input_type == "date" and iso else value
         if el.value is not None and not el.value_hidden and el.value.strip() == value.strip():
             return Done()
         if el.tag == "select" or el.options:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 
-from planner.slots import clock_value
+from planner.slots import clock_value, date_value, long_date
 
 #: The field words for each booking value (read beside planner/payload.py's FIELD_WORDS, which also
 #: reads values out of a task's text; these are only looked for on the page).
@@ -57,7 +57,11 @@ def _clock_part(option: str) -> str:
 
 
 def same_slot(a: str, b: str) -> bool:
-    """Two ways of writing one time of day ("7:00 PM", "19:00") or one weekday ("Thursday", "thứ Năm")."""
+    """Two ways of writing one time of day ("7:00 PM", "19:00"), one date ("12 March 2027",
+    "2027-03-12") or one weekday ("Thursday", "thứ Năm")."""
+    day = date_value(a) or long_date(a)
+    if day is not None:
+        return day == (date_value(b) or long_date(b))
     clock = clock_value(_clock_part(a))
     if clock is not None:
         return clock == clock_value(_clock_part(b))

@@ -373,3 +373,23 @@ async def test_a_purchase_goes_through_the_checkout_and_orders_what_was_said(
     assert order == {"name": "Lan Pham", "street": "12 Hang Bac", "city": "Hanoi", "postcode": "100000",
                      "delivery": "standard", "payment": "cod", "items": "French Press"}  # fmt: skip
     assert site.post_count("/shop/newsletter") == 0
+
+
+async def test_a_date_field_takes_the_date_written_out_and_never_a_weekday(
+    act_harness: ActHarness, site: FixtureSite
+) -> None:
+    """ "on 12 March 2027" goes into a date input as 2027-03-12; "on Friday" names no date, so the
+    booking stops before it is sent instead of being sent without one."""
+    site.clear_posts()
+    url = site.url("/table_date.html")
+    task = f"Book a table for 3 at 7:30pm on 12 March 2027 at {url} for Jo Smith"
+    bundle = await act_harness.run(plan_rules(task), confirm=Answer(), policy=ApprovalPolicy.ALL)
+    assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
+    [body] = site.post_bodies("/table")
+    form = {k: v[0] for k, v in parse_qs(body.decode()).items()}
+    assert form == {"date": "2027-03-12", "time": "19:30", "guests": "3", "name": "Jo Smith"}
+    task = f"Book a table for 3 at 7:30pm on Friday at {url} for Jo Smith"
+    bundle = await act_harness.run(plan_rules(task), confirm=Answer(), policy=ApprovalPolicy.ALL)
+    assert bundle.run_status is not RunStatus.SUCCESS
+    assert 'Date is empty; "Friday" was not entered' in (bundle.reason or ""), bundle.reason
+    assert site.post_count("/table") == 1  # only the first booking was sent
