@@ -170,6 +170,9 @@ class AskCheck:
             shown = (el.value or "").strip()
             if _value_is(shown, ask.value) or (el.options and shown == _option(ask.value, el.options)):
                 return None
+            if not typed and el.options and _option(ask.value, el.options) is None:  # "9pm", the last is 7:30
+                offers = ", ".join(el.options[:8])
+                return f'{el.name or ask.field} has no option for "{ask.value}" (it offers {offers})'
             if not typed or not self._sent_after(typed[-1]):
                 return (
                     f'{el.name or ask.field} holds "{shown}", not "{ask.value}"'
