@@ -8,19 +8,32 @@ whatever column or statement a later change adds. SQL text itself is the code's,
 
 from __future__ import annotations
 
+import json
 import sqlite3
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
-from common.secrecy import scrub, scrub_bytes
+from common.secrecy import scrub, scrub_bytes, scrub_data
 
 
 def _clean(value: Any) -> Any:
     if isinstance(value, str):
-        return scrub(value)
+        scrubbed = scrub(value)
+        return _scrub_json(value) if scrubbed != value and value[:1] in "{[" else scrubbed
     if isinstance(value, bytes):
         return scrub_bytes(value)
     return value
+
+
+def _scrub_json(text: str) -> str:
+    """A stored document scrubbed value by value: a short secret (a PIN "12", an "x") replaced in
+    the text itself would cut through a number or a key ("time_ms_used":[REDACTED]5) and leave the
+    store unreadable. Its strings are scrubbed; keys, numbers and the shape stay."""
+    try:
+        data = json.loads(text)
+    except ValueError:
+        return scrub(text)
+    return json.dumps(scrub_data(data), ensure_ascii=False, separators=(",", ":"))
 
 
 def scrub_params(params: Any) -> Any:

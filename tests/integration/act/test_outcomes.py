@@ -352,7 +352,9 @@ async def test_a_time_the_form_does_not_offer_is_not_booked(
     task = f"Book a table for 2 at 9pm on Friday at {site.url('/table.html')} for Jo Smith"
     bundle = await act_harness.run(plan_rules(task), confirm=Answer(), policy=ApprovalPolicy.ALL)
     assert bundle.run_status is not RunStatus.SUCCESS, bundle.reason
-    assert 'Time has no option for "21:00" (it offers 6:00 PM, 6:30 PM' in (bundle.reason or ""), bundle.reason
+    assert 'Time has no option for "21:00" (it offers 6:00 PM, 6:30 PM' in (bundle.reason or ""), (
+        bundle.reason
+    )
     assert site.post_count("/table") == 0
 
 

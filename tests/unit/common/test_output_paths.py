@@ -178,6 +178,30 @@ def test_a_store_never_holds_a_secret(tmp_path: Path) -> None:
     del vault
 
 
+@pytest.mark.parametrize("short", ["12", "x", "ce"])
+def test_a_short_secret_never_cuts_a_stored_document(tmp_path: Path, short: str) -> None:
+    """A PIN "12" or an "x" replaced in a document's text would cut through its numbers and keys
+    ("time_ms_used":[REDACTED]5, "e[REDACTED]ceeded") and leave the run store unreadable."""
+    document = {
+        "exceeded": None,
+        "time_ms_used": 12345,
+        "note": f"typed {short} in the field",
+        "items": [short],
+    }
+    path = tmp_path / "s.sqlite3"
+    with live_secrets([short]):
+        conn = scrubbed_db(str(path), isolation_level=None)
+        conn.execute("CREATE TABLE t (a TEXT)")
+        conn.execute("INSERT INTO t VALUES (?)", (json.dumps(document),))
+        [(stored,)] = conn.execute("SELECT a FROM t").fetchall()
+        conn.close()
+    assert json.loads(stored) == {
+        **document,
+        "note": "typed [REDACTED] in the field",
+        "items": ["[REDACTED]"],
+    }
+
+
 def test_log_lines_are_scrubbed() -> None:
     vault = SecretVault({"pw": SECRET})
     record = logging.LogRecord("waypost", logging.INFO, __file__, 1, "page said %s", (SECRET,), None)
