@@ -52,7 +52,7 @@ async def test_secret_is_typed_but_absent_from_everything_returned(
 async def test_undeclared_secret_is_an_error_not_a_literal(
     make_driver: MakeDriver, site: FixtureSite
 ) -> None:
-    driver = await make_driver(secrets=SecretVault({"known": "x"}))
+    driver = await make_driver(secrets=SecretVault({"known": "known-value-1"}))
     await act(driver, "navigate", url=site.url("/form.html"))
     outcome = await act(driver, "fill", target={"label": "Full name"}, value="{{secret:unknown}}")
     assert outcome.status is OutcomeStatus.ERROR
