@@ -28,16 +28,16 @@ from app.stopped import default_signals, signal_name
 from common.moments import reached
 from common.paths import config_dir, data_dir
 from common.secrecy import live_secrets, scrub, scrub_data
-from executor.approval import ApprovalPolicy
-from executor.observability import configure_json_logging
+from executor.gates.approval import ApprovalPolicy
+from executor.journal.observability import configure_json_logging
 from planner.model_words import time_line
 from planner.models import ExecutionPlan
 
 if TYPE_CHECKING:
-    from executor.checkpoint_store import CheckpointStore
-    from executor.confirm import ConfirmHandler
+    from executor.gates.confirm import ConfirmHandler
     from executor.models import RunBundleV1
-    from executor.service import AgentCore
+    from executor.run.service import AgentCore
+    from executor.store.checkpoint_store import CheckpointStore
     from planner.service import PlanResult
 
 # Everything a command needs beyond the parser is imported inside that command: `waypost plan`
@@ -49,9 +49,9 @@ if TYPE_CHECKING:
 _BAD_INPUT_ERRORS = (
     ("planner.service", "PlannerConfigError"),
     ("planner.plan_file", "PlanFileError"),
-    ("executor.plan_check", "PlanRejected"),
-    ("executor.service", "UnknownRun"),
-    ("executor.checkpoint_refs", "CheckpointStoreError"),
+    ("executor.run.plan_check", "PlanRejected"),
+    ("executor.run.service", "UnknownRun"),
+    ("executor.store.checkpoint_refs", "CheckpointStoreError"),
     ("receipts.errors", "ReceiptsError"),
     ("browser.discovery", "ChromiumNotFound"),
     ("browser.deadline", "BrowserDidNotStart"),
@@ -132,7 +132,7 @@ def _describe_bundle(bundle: RunBundleV1, core: AgentCore) -> str:
 async def _cmd_plan(args: argparse.Namespace, settings: Settings) -> int:
     """Plans without a core: no store, browser or tools are built for a plan that is only printed."""
     from app.wiring import llm_settings
-    from executor.planning import plan_task
+    from executor.run.planning import plan_task
 
     result = await plan_task(args.task, llm=llm_settings(settings), url=args.url, planner=settings.planner)
     return _print_plan(args, result)
@@ -140,7 +140,7 @@ async def _cmd_plan(args: argparse.Namespace, settings: Settings) -> int:
 
 def _cmd_plan_rules(args: argparse.Namespace) -> int:
     """`plan --planner rules`: the same plan and output as `_cmd_plan`, with no loop or model client."""
-    from executor.planning import plan_with_rules
+    from executor.run.planning import plan_with_rules
 
     reached("command.started")
     return _print_plan(args, plan_with_rules(args.task, url=args.url))
@@ -216,7 +216,7 @@ async def _run_plan(
 def _in_store(store: CheckpointStore, run_id: str) -> bool:
     """The run reached the run store, so `waypost resume` can continue it (a store that cannot be
     read now cannot say so: no resume command is promised)."""
-    from executor.checkpoint_refs import CheckpointStoreError
+    from executor.store.checkpoint_refs import CheckpointStoreError
 
     try:
         return store.has_run(run_id)
@@ -227,8 +227,8 @@ def _in_store(store: CheckpointStore, run_id: str) -> bool:
 def _in_store_of(settings: Settings, run_id: str) -> bool:
     """As `_in_store`, before this command has opened the store (a resume stopped early)."""
     from app.wiring import store_path
-    from executor.checkpoint_refs import CheckpointStoreError
-    from executor.checkpoint_store import CheckpointStore
+    from executor.store.checkpoint_refs import CheckpointStoreError
+    from executor.store.checkpoint_store import CheckpointStore
 
     try:
         with CheckpointStore(store_path(Path(settings.runs_dir).expanduser())) as store:

@@ -29,7 +29,7 @@ from batch.suite import SuiteError, read_suite
 from batch.suite_secrets import with_secrets
 from browser.grid import EndpointError, GridClient, check_endpoints
 from common.secrecy import live_secrets, scrub
-from executor.approval import ApprovalPolicy
+from executor.gates.approval import ApprovalPolicy
 from receipts.keys import install_key
 
 EXIT_BAD_INPUT = 2

@@ -17,7 +17,7 @@ from app.settings import Settings
 from common.secrecy import live_secrets, placeholder_names, scrub
 
 if TYPE_CHECKING:
-    from executor.service import AgentCore
+    from executor.run.service import AgentCore
 
 
 class ApproveError(ValueError):
@@ -66,7 +66,7 @@ def _ask_on_tty(prompt: str) -> str:
 async def cmd_approve(args: argparse.Namespace, settings: Settings) -> int:
     from app.terminal_confirm import TerminalConfirm
     from app.wiring import build_core
-    from executor.approval import ApprovalPolicy
+    from executor.gates.approval import ApprovalPolicy
 
     if not (sys.stdin.isatty() and sys.stderr.isatty()):
         raise ApproveError(
@@ -98,7 +98,7 @@ async def cmd_approve(args: argparse.Namespace, settings: Settings) -> int:
 
 
 def _check_waiting(core: AgentCore, run_id: str) -> None:
-    from executor.service import UnknownRun
+    from executor.run.service import UnknownRun
 
     summary = next((r for r in core.history(limit=10_000) if r.run_id == run_id), None)
     if summary is None:

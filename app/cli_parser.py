@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 from app.cli_batch_args import add_parser as add_batch_parser
-from executor.approval import ApprovalPolicy
+from executor.gates.approval import ApprovalPolicy
 
 
 def build_parser() -> argparse.ArgumentParser:

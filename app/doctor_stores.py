@@ -11,9 +11,9 @@ import sqlite3
 from pathlib import Path
 
 from app.doctor import Check
-from executor.memory import MEMORY_FILENAME
-from executor.set_aside import set_aside_copies
-from executor.store_schema import STORE_FILENAME
+from executor.store.memory import MEMORY_FILENAME
+from executor.store.schema import STORE_FILENAME
+from executor.store.set_aside import set_aside_copies
 
 _FIXES = {
     STORE_FILENAME: (

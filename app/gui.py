@@ -30,14 +30,14 @@ from ui.main_window import MainWindow
 from ui.theme import apply_theme
 
 if TYPE_CHECKING:
-    from executor.service import AgentCore
+    from executor.run.service import AgentCore
     from ui.kept_secrets import KeptSecrets
     from ui.site_record import SiteKeeper
     from ui.voice_controller import VoiceController
 
 #: Modules the core needs, imported on a worker thread while the window is already on screen, so
 #: building the core on the loop's thread afterwards takes milliseconds, not a frozen second.
-CORE_MODULES = ("executor.service", "executor.act", "executor.research.factory", "executor.replay")
+CORE_MODULES = ("executor.run.service", "executor.act", "executor.research.factory", "executor.run.replay")
 
 
 @dataclass

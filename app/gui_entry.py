@@ -31,12 +31,12 @@ from app.settings import (
 from app.voice_gui import voice_factory
 from app.wiring import build_core
 from common.paths import config_dir, data_dir
-from executor.observability import configure_json_logging
+from executor.journal.observability import configure_json_logging
 from ui.examples import ExampleTask
 from ui.words import mode_words
 
 if TYPE_CHECKING:
-    from executor.service import AgentCore
+    from executor.run.service import AgentCore
 
 #: Fields whose empty value means "the default", not "empty": dropped before saving, so the value
 #: in effect is the one a launch with the same config file and environment would use.

@@ -1,13 +1,13 @@
 """What an assistant may do over MCP: plan, run, read, resume, list and verify; never approve.
 
-The desk is the MCP server's one way into the core (`executor.service.AgentCore`), without the SDK,
+The desk is the MCP server's one way into the core (`executor.run.service.AgentCore`), without the SDK,
 so its rules are tested directly:
 
 - every run is in safe mode and asks at its gates with nobody to answer, so a gate pauses the run
   (NEEDS_CONFIRMATION, checkpointed) and the caller gets a plain description of what waits;
 - no call passes an approval, an approval policy that approves, or `confirmed_gates`; `resume`
   continues a run up to its next unanswered gate;
-- tool arguments are `Restrictions` (executor/tighten.py): they only add care;
+- tool arguments are `Restrictions` (executor/gates/tighten.py): they only add care;
 - secrets travel as `{{secret:NAME}}` placeholders only; a task holding a value is refused, and values
   come from the person (`waypost mcp --secret`, the window, or `waypost approve --secret`).
 
@@ -24,11 +24,11 @@ from pydantic import ValidationError
 
 from common.contracts import new_id
 from common.secrecy import placeholder_names
-from executor.approval import ApprovalPolicy
-from executor.channel_runs import note_channel_run
+from executor.gates.approval import ApprovalPolicy
+from executor.gates.tighten import Restrictions, tighten
 from executor.models import PendingUserInput, RunBundleV1
-from executor.service import AgentCore, UnknownRun
-from executor.tighten import Restrictions, tighten
+from executor.run.service import AgentCore, UnknownRun
+from executor.store.channel_runs import note_channel_run
 from planner.models import ExecutionPlan
 from planner.plan_file import plan_problems
 from receipts.attest import check_run

@@ -19,9 +19,9 @@ from pydantic import ConfigDict
 
 from app.mcp_desk import ChannelRefusal, McpDesk
 from common.secrecy import scrub
-from executor.checkpoint_refs import CheckpointStoreError
-from executor.service import UnknownRun
-from executor.tighten import Restrictions
+from executor.gates.tighten import Restrictions
+from executor.run.service import UnknownRun
+from executor.store.checkpoint_refs import CheckpointStoreError
 from receipts.errors import ReceiptsError
 
 P = ParamSpec("P")

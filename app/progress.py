@@ -6,7 +6,7 @@ import sys
 from typing import TextIO
 
 from common.secrecy import scrub
-from executor.events import RunEvent
+from executor.journal.events import RunEvent
 
 
 class ProgressPrinter:

@@ -26,7 +26,7 @@ from pydantic import (
 from app import setting_values
 from common.bounded_read import SETTINGS_BYTES, read_text_or
 from common.paths import default_runs_dir, settings_path
-from executor.approval import ApprovalPolicy
+from executor.gates.approval import ApprovalPolicy
 
 KEYRING_SERVICE = "waypost"
 KEYRING_USER = "openai_api_key"

@@ -6,7 +6,7 @@ import asyncio
 import sys
 
 from common.secrecy import scrub
-from executor.confirm import ConfirmAnswer, ConfirmRequest
+from executor.gates.confirm import ConfirmAnswer, ConfirmRequest
 
 _ANSWERS = {
     "y": ConfirmAnswer.APPROVE,

@@ -12,12 +12,12 @@ from browser.options import LaunchOptions
 from planner.llm_settings import LLMSettings
 
 if TYPE_CHECKING:
-    from executor.checkpoint_store import CheckpointStore
-    from executor.memory import MemoryStore
-    from executor.registry import RunnerRegistry
     from executor.research.search import SearchProvider
-    from executor.service import AgentCore
-    from executor.tools import Tool
+    from executor.run.service import AgentCore
+    from executor.store.checkpoint_store import CheckpointStore
+    from executor.store.memory import MemoryStore
+    from executor.tools.boundary import Tool
+    from executor.tools.registry import RunnerRegistry
     from planner.llm import LLMClient
 
 # The run machinery (Playwright, the research readers) is imported inside the functions that build
@@ -38,7 +38,7 @@ def llm_settings(settings: Settings) -> LLMSettings | None:
 
 
 def store_path(runs_dir: Path) -> Path:
-    from executor.store_schema import STORE_FILENAME
+    from executor.store.schema import STORE_FILENAME
 
     return runs_dir / STORE_FILENAME
 
@@ -69,7 +69,7 @@ def default_tools(settings: Settings, llm: LLMClient | None) -> dict[str, Tool]:
 def default_registry(runs_dir: Path, llm: LLMClient | None) -> RunnerRegistry:
     """ACT-family runners: the model decides next actions when one is configured, else the rules."""
     from executor.act import act_runners
-    from executor.registry import RunnerRegistry
+    from executor.tools.registry import RunnerRegistry
     from planner.cognition import RuleCognition
     from planner.decisions import Cognition
     from planner.llm_cognition import LLMCognition
@@ -80,8 +80,8 @@ def default_registry(runs_dir: Path, llm: LLMClient | None) -> RunnerRegistry:
 
 def build_core(settings: Settings, *, tools: Mapping[str, Tool] | None = None) -> AgentCore:
     """A core for these settings. Tools default to the built-in set for the configured browser."""
-    from executor.run_resources import RunResources
-    from executor.service import AgentCore
+    from executor.run.resources import RunResources
+    from executor.run.service import AgentCore
     from planner.llm import LLMClient
     from receipts.keys import install_key
 
@@ -129,9 +129,9 @@ _WAITING = frozenset(
 def _run_store(runs_dir: Path) -> CheckpointStore:
     """The run store; an unreadable one is set aside (kept), a new one started, and the person told
     where it went and which waiting runs it held (their receipts stay readable)."""
-    from executor.checkpoint_refs import CheckpointStoreError
-    from executor.checkpoint_store import CheckpointStore
-    from executor.set_aside import open_or_set_aside
+    from executor.store.checkpoint_refs import CheckpointStoreError
+    from executor.store.checkpoint_store import CheckpointStore
+    from executor.store.set_aside import open_or_set_aside
     from receipts.runs import list_runs
 
     store, aside = open_or_set_aside(store_path(runs_dir), CheckpointStore, CheckpointStoreError)
@@ -149,7 +149,7 @@ def _run_store(runs_dir: Path) -> CheckpointStore:
 
 def _memory(runs_dir: Path) -> MemoryStore:
     """The memory store; an unreadable one is set aside, and the person is told where it went."""
-    from executor.memory import MemoryStore
+    from executor.store.memory import MemoryStore
 
     memory, aside = MemoryStore.beside_or_set_aside(runs_dir)
     if aside is not None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 
-from executor.confirm import ConfirmAnswer, ConfirmHandler, ConfirmRequest
+from executor.gates.confirm import ConfirmAnswer, ConfirmHandler, ConfirmRequest
 
 
 class CaseConfirm:

@@ -27,7 +27,7 @@ from batch.suite_secrets import kept
 from common.bounded_read import FILE_BYTES, NOTE_BYTES, SUITE_BYTES, FileTooLarge, read_bytes, read_text
 from common.contracts import Contract, new_id, utc_now
 from common.secrecy import scrub_data
-from executor.approval import ApprovalPolicy
+from executor.gates.approval import ApprovalPolicy
 from receipts.layout import write_atomic
 
 _BATCH_ID = re.compile(r"^batch_[0-9a-f]{12}$")

@@ -15,8 +15,8 @@ from pathlib import Path
 from browser.driver import BrowserDriver
 from browser.grid import GridClient, endpoint_options
 from browser.options import LaunchOptions
-from executor.run_resources import RunResources, launch_playwright
-from executor.service import SecretAwareResources
+from executor.run.resources import RunResources, launch_playwright
+from executor.run.service import SecretAwareResources
 from receipts.signing import KeySource
 
 #: The endpoint URL of the run in this task's context; None launches a local browser.

@@ -24,11 +24,11 @@ from batch.suite_secrets import secret_values
 from browser.deadline import BrowserDidNotStart, BrowserLost
 from browser.grid import BrowserError, reachable
 from common.contracts import new_id
-from executor.approval import ApprovalPolicy
-from executor.checkpoint_refs import CheckpointStoreError
 from executor.errors import ExecutorError
+from executor.gates.approval import ApprovalPolicy
 from executor.models import RunBundleV1, RunStatus
-from executor.service import AgentCore, UnknownRun
+from executor.run.service import AgentCore, UnknownRun
+from executor.store.checkpoint_refs import CheckpointStoreError
 from planner.llm_settings import LLMError
 from planner.service import PlannerChoice
 from receipts.errors import ReceiptsError

@@ -29,7 +29,7 @@ from browser.models import Action, OutcomeStatus, parse_action
 from executor.act.loop import ActLoop, LoopSpec
 from executor.act.perform import ActEnv
 from executor.act.progress import StepProgress
-from executor.journal_views import receipts_journal
+from executor.journal.views import receipts_journal
 from receipts.recorder import JsonlRecorder
 from tests.support.site import FixtureSite
 

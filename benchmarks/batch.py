@@ -47,7 +47,7 @@ from batch.runner import BatchOptions, BatchRunner
 from batch.suite import SuiteCase
 from benchmarks.tree_cpu import descendants, exited, tree_cpu
 from browser.grid import GridClient
-from executor.approval import ApprovalPolicy
+from executor.gates.approval import ApprovalPolicy
 from receipts.keys import install_key
 from tests.support.playwright_server import PlaywrightServer, browser_registry
 from tests.support.site import FixtureSite

@@ -17,8 +17,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from executor.checkpoint_store import CheckpointStore
 from executor.models import BudgetStateV1, EvidenceItem, ExecMode, PendingUserInput, StepRunV1, StepStatus
+from executor.store.checkpoint_store import CheckpointStore
 from planner.models import ExecutionPlan
 
 

@@ -17,10 +17,10 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
-from executor.checkpoint_store import CheckpointStore
-from executor.conductor import RunConductor
 from executor.models import RunStatus, RuntimeCtxV1
-from executor.tools import ToolContext, ToolOutput
+from executor.run.conductor import RunConductor
+from executor.store.checkpoint_store import CheckpointStore
+from executor.tools.boundary import ToolContext, ToolOutput
 from planner.models import ExecutionPlan
 
 UNLIMITED = (1e12, 1_000_000_000)

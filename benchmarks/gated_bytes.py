@@ -34,8 +34,8 @@ from executor.act.guards import LoopLimits
 from executor.act.loop import ActLoop, LoopSpec
 from executor.act.perform import ActEnv
 from executor.act.progress import StepProgress
-from executor.gate_desk import ActionGate, Allowed, Cleared
-from executor.journal_views import receipts_journal
+from executor.gates.desk import ActionGate, Allowed, Cleared
+from executor.journal.views import receipts_journal
 from executor.models import Approval, GateDecisionV1, GateVerdict
 from receipts.layout import RunFolder
 from receipts.models import ActionRecord

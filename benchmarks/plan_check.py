@@ -1,4 +1,4 @@
-"""Plan check: what checking a plan whole before its run starts (executor/plan_check.py) adds to
+"""Plan check: what checking a plan whole before its run starts (executor/run/plan_check.py) adds to
 reading it, for plans of growing size.
 
 Each step is an ACT with a start URL and two listed actions (a fill, a click), the shape whose every
@@ -17,8 +17,8 @@ from collections.abc import Callable
 from functools import partial
 
 from executor.act import act_runners
-from executor.plan_check import check_plan
-from executor.registry import RunnerRegistry
+from executor.run.plan_check import check_plan
+from executor.tools.registry import RunnerRegistry
 from planner.models import ExecutionPlan
 
 

@@ -23,8 +23,8 @@ from browser.driver import BrowserDriver, PlaywrightDriver
 from executor.models import RuntimeCtxV1
 from executor.research.retrieve import RetrieveTool
 from executor.research.search import BrowserSearchProvider
-from executor.run_resources import RunResources
-from executor.tools import ToolContext, ToolOutput
+from executor.run.resources import RunResources
+from executor.tools.boundary import ToolContext, ToolOutput
 from planner.models import ExecutionPlan, Step
 from tests.support.site import FixtureSite
 

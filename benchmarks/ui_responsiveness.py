@@ -32,10 +32,10 @@ os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
 from PySide6.QtCore import QEvent, QObject, QTimer  # noqa: E402
 from PySide6.QtWidgets import QApplication  # noqa: E402
 
-from executor.checkpoint_store import CheckpointStore  # noqa: E402
 from executor.models import EvidenceItem, RunBundleV1  # noqa: E402
-from executor.service import AgentCore  # noqa: E402
-from executor.tools import ToolContext, ToolOutput  # noqa: E402
+from executor.run.service import AgentCore  # noqa: E402
+from executor.store.checkpoint_store import CheckpointStore  # noqa: E402
+from executor.tools.boundary import ToolContext, ToolOutput  # noqa: E402
 from ui.controller import RunController  # noqa: E402
 from ui.event_loop import new_event_loop  # noqa: E402
 from ui.examples import EXAMPLE_TASKS  # noqa: E402

@@ -13,9 +13,9 @@ from browser.request_guard import allow_measurement, end_measurement
 from evals.checks import EvalTask
 from evals.model_report import Comparison, ModelShare, model_share
 from evals.site import EvalSite
-from executor.approval import ApprovalPolicy
 from executor.errors import ExecutorError
-from executor.service import AgentCore
+from executor.gates.approval import ApprovalPolicy
+from executor.run.service import AgentCore
 from planner.service import PlannerChoice
 
 

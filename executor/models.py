@@ -13,7 +13,7 @@ from typing import Any, Literal
 from pydantic import Field
 
 from common.contracts import Contract, new_id, utc_now
-from executor.approval import ApprovalPolicy
+from executor.gates.approval import ApprovalPolicy
 from planner.metering import ModelUsage
 from planner.models import PlanMode
 

@@ -1,7 +1,7 @@
 """The critic: judges one step's result against the plan's verify criteria, or a plan before it runs.
 
 It only reads data (a StepOutcome, or a plan) and answers ok / replan / stop; the executor
-(executor.revision) decides what to do with the answer. Replans are bounded: once `max_replans`
+(executor.run.revision) decides what to do with the answer. Replans are bounded: once `max_replans`
 is used, a replan-worthy result is `stop`.
 """
 

@@ -364,7 +364,7 @@ class ExecutionPlan(Contract):
     planning_ms: int = Field(default=0, ge=0)
     #: The planning deadline the model's calls had (None: the rules planned without a model).
     planning_deadline_ms: int | None = Field(default=None, ge=0)
-    #: 1 for the first plan; each replan of a run counts up (executor.revision).
+    #: 1 for the first plan; each replan of a run counts up (executor.run.revision).
     version: int = Field(default=1, ge=1)
 
     @model_validator(mode="after")

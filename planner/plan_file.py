@@ -3,7 +3,7 @@
 The file is read with a ceiling on its size (common/bounded_read.py), as UTF-8 with or without a byte
 order mark, and validated as a whole; each way it can fail is a PlanFileError whose message names the
 file. Whether the steps can run with this install's runners is the executor's check
-(executor/plan_check.py), made before any browser starts.
+(executor/run/plan_check.py), made before any browser starts.
 """
 
 from __future__ import annotations

@@ -28,7 +28,7 @@ from ui.open_outside import Opener, OpenNote, OpenUrl
 from ui.words import outcome_words
 
 if TYPE_CHECKING:  # the core's types: the window paints before they load (docs/architecture.md)
-    from executor.events import EvidenceAdded
+    from executor.journal.events import EvidenceAdded
     from executor.models import Citation, EvidenceItem, RunBundleV1
 
 _MARKER = re.compile(r"\[(\d{1,3})\]")

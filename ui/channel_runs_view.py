@@ -3,7 +3,7 @@
 An assistant cannot approve (docs/architecture.md, "MCP server"); the person does it here. Choosing a
 run resumes it through the window's own resume path, so its gate is asked in the gate dialog and
 secrets it needs are asked for first. The list is read from the run store and
-`executor/channel_runs.py`; Refresh reads it again.
+`executor/store/channel_runs.py`; Refresh reads it again.
 """
 
 from __future__ import annotations
@@ -22,8 +22,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from executor.channel_runs import waiting_channel_runs
-from executor.store_rows import RunSummary
+from executor.store.channel_runs import waiting_channel_runs
+from executor.store.rows import RunSummary
 from ui.controller import RunController
 
 EMPTY = "No assistant run is waiting for you."

@@ -21,11 +21,11 @@ from ui.event_pump import EventPump
 from ui.site_record import SiteKeeper, recorded_site, stamp_site
 
 if TYPE_CHECKING:  # the core is built after the window paints (docs/architecture.md, "Cold start")
-    from executor.approval import ApprovalPolicy
-    from executor.confirm import ConfirmAnswer, ConfirmRequest
-    from executor.events import RunEvent
-    from executor.service import AgentCore
-    from executor.store_rows import RunSummary
+    from executor.gates.approval import ApprovalPolicy
+    from executor.gates.confirm import ConfirmAnswer, ConfirmRequest
+    from executor.journal.events import RunEvent
+    from executor.run.service import AgentCore
+    from executor.store.rows import RunSummary
     from planner.models import ExecutionPlan, SecretRef
     from planner.service import PlannerChoice, PlanResult
 
@@ -47,29 +47,29 @@ class RunController(QObject):
     plan_ready = Signal(object)
     #: The plan about to run, or a resumed run's plan loaded from the store (ExecutionPlan).
     plan_loaded = Signal(object)
-    #: The run began or resumed (executor.events.RunStarted).
+    #: The run began or resumed (executor.journal.events.RunStarted).
     run_started = Signal(object)
-    #: A step began (executor.events.StepStarted).
+    #: A step began (executor.journal.events.StepStarted).
     step_started = Signal(object)
     #: A step ended, with status, duration and tool calls (executor.models.StepRunV1).
     step_finished = Signal(object)
-    #: One tool call ended (executor.events.ToolCallFinished).
+    #: One tool call ended (executor.journal.events.ToolCallFinished).
     tool_call_finished = Signal(object)
-    #: The run waits on a person: show the gate dialog (executor.confirm.ConfirmRequest).
+    #: The run waits on a person: show the gate dialog (executor.gates.confirm.ConfirmRequest).
     gate_requested = Signal(object)
-    #: The run was checkpointed at a gate before asking (executor.events.GatePending).
+    #: The run was checkpointed at a gate before asking (executor.journal.events.GatePending).
     gate_pending_saved = Signal(object)
     #: The pending gate question is over, however it ended (the ConfirmAnswer value as str).
     gate_closed = Signal(str)
-    #: A gate was approved or denied (executor.events.GateDecided).
+    #: A gate was approved or denied (executor.journal.events.GateDecided).
     gate_decided = Signal(object)
-    #: A source was added to the evidence ledger (executor.events.EvidenceAdded).
+    #: A source was added to the evidence ledger (executor.journal.events.EvidenceAdded).
     evidence_added = Signal(object)
-    #: A browser action happened, with the latest screenshot (executor.events.ActionPerformed).
+    #: A browser action happened, with the latest screenshot (executor.journal.events.ActionPerformed).
     action_performed = Signal(object)
-    #: Research read a page, with its picture when one was taken (executor.events.PageRead).
+    #: Research read a page, with its picture when one was taken (executor.journal.events.PageRead).
     page_read = Signal(object)
-    #: The run moved to a new plan version after a failed step (executor.events.PlanRevised).
+    #: The run moved to a new plan version after a failed step (executor.journal.events.PlanRevised).
     plan_revised = Signal(object)
     #: Budget used so far (executor.models.BudgetStateV1).
     budget_updated = Signal(object)
@@ -84,7 +84,7 @@ class RunController(QObject):
     busy_changed = Signal(bool)
     #: The run store changed (a run started or ended): history views reload.
     history_changed = Signal()
-    #: A replay ended (executor.replay.ReplayReport).
+    #: A replay ended (executor.run.replay.ReplayReport).
     replay_finished = Signal(object)
     #: Pause asked (True: the run holds before its next step, browser kept) or lifted (False).
     paused_changed = Signal(bool)
@@ -135,7 +135,7 @@ class RunController(QObject):
 
     @property
     def hold_requested(self) -> bool:
-        """Pause was asked: the core holds before its next step (executor.pause.hold_point)."""
+        """Pause was asked: the core holds before its next step (executor.run.pause.hold_point)."""
         return not self._released.is_set()
 
     @property
@@ -303,7 +303,7 @@ class RunController(QObject):
 
     async def confirm(self, request: ConfirmRequest) -> ConfirmAnswer:
         """Asks through `gate_requested`; the answer comes from approve()/deny()/pause()."""
-        from executor.confirm import ConfirmAnswer
+        from executor.gates.confirm import ConfirmAnswer
 
         await self._pump.catch_up()  # the window sees the steps before the gate, in order
         future: asyncio.Future[ConfirmAnswer] = asyncio.get_running_loop().create_future()
@@ -320,7 +320,7 @@ class RunController(QObject):
     def _answer(self, answer: str) -> None:
         """`answer` is a ConfirmAnswer's name (approve, deny, pause); only a pending gate takes it."""
         if self._gate is not None and not self._gate.done():
-            from executor.confirm import ConfirmAnswer
+            from executor.gates.confirm import ConfirmAnswer
 
             self._gate.set_result(ConfirmAnswer[answer.upper()])
 
@@ -390,7 +390,7 @@ class RunController(QObject):
         policy: ApprovalPolicy | None,
         secrets: Mapping[str, str] | None,
     ) -> None:
-        from executor.approval import ApprovalPolicy
+        from executor.gates.approval import ApprovalPolicy
 
         core = await self._ready_core()
         self.plan_loaded.emit(plan)

@@ -13,7 +13,7 @@ from collections.abc import AsyncIterator, Callable, Coroutine
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from executor.events import RunEvent
+    from executor.journal.events import RunEvent
     from executor.models import RunBundleV1
     from ui.run_bus import CountingBus
 

@@ -28,8 +28,8 @@ from PySide6.QtWidgets import (
     QWidget,
 )
 
-from executor.confirm import ConfirmRequest
-from executor.gate_preview import GatePreview, read_gate_preview
+from executor.gates.confirm import ConfirmRequest
+from executor.gates.preview import GatePreview, read_gate_preview
 from ui.gate_picture import MarkedScreenshot, mark_line, shown_value
 from ui.icons import icon
 from ui.words import blocked_words

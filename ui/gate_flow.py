@@ -14,7 +14,7 @@ from PySide6.QtWidgets import QWidget
 from ui.controller import RunController
 
 if TYPE_CHECKING:
-    from executor.confirm import ConfirmRequest
+    from executor.gates.confirm import ConfirmRequest
     from ui.gate_dialog import GateDialog
 
 ANSWERED = {"approve": "Approved", "deny": "Declined", "pause": "Paused; the run waits in History"}

@@ -1,7 +1,7 @@
 """The gate's picture: the page with a numbered box around each element the step will act on, and the
 list beside it saying what happens to each (the values to be typed, secrets masked).
 
-The boxes come from the gate's note (executor/gate_look.py): the resolved elements' bounding boxes in
+The boxes come from the gate's note (executor/gates/look.py): the resolved elements' bounding boxes in
 the page's CSS pixels, drawn here over the picture scaled to fit.
 """
 
@@ -17,7 +17,7 @@ from common.secrecy import PLACEHOLDER, REDACTED  # the gate dialog loads after 
 from ui.screenshot import ScreenshotLabel
 
 if TYPE_CHECKING:
-    from executor.gate_preview import GateMark
+    from executor.gates.preview import GateMark
 
 #: The colour of the boxes and their numbers: seen on light and dark pages alike.
 MARK_COLOUR = "#f97316"

@@ -25,7 +25,7 @@ from ui.theme import status_colour
 from ui.words import history_words
 
 if TYPE_CHECKING:  # the core's types: the window paints before they load (docs/architecture.md)
-    from executor.store_rows import RunSummary
+    from executor.store.rows import RunSummary
 
 #: The run id is in every cell's tooltip: as a column it took the task's room in a narrow window.
 COLUMNS = ("Status", "When", "Site", "Task")

@@ -25,7 +25,7 @@ from ui.screenshot import ScreenshotLabel
 from ui.theme import status_colour
 
 if TYPE_CHECKING:  # the core's types: the window paints before they load (docs/architecture.md)
-    from executor.events import ActionPerformed, PageRead, StepStarted
+    from executor.journal.events import ActionPerformed, PageRead, StepStarted
     from executor.models import BudgetStateV1
     from planner.models import Budget
 

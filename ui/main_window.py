@@ -35,11 +35,11 @@ from ui.window_rules import MIN_WIDTH, cap_budget, changed_settings, saved_words
 from ui.words import mode_words, named_steps, outcome_words, replay_words
 
 if TYPE_CHECKING:  # the core's types and the late parts: the window paints first (architecture.md)
-    from executor.confirm import ConfirmRequest
-    from executor.events import RunStarted
+    from executor.gates.confirm import ConfirmRequest
+    from executor.journal.events import RunStarted
     from executor.models import RunBundleV1
-    from executor.replay import ReplayReport
-    from executor.store_rows import RunSummary
+    from executor.run.replay import ReplayReport
+    from executor.store.rows import RunSummary
     from planner.models import ExecutionPlan
     from planner.service import PlannerChoice, PlanResult
     from ui.gate_dialog import GateDialog

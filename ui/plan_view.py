@@ -26,7 +26,7 @@ from ui.theme import status_colour, tokens
 from ui.words import mode_words, step_words
 
 if TYPE_CHECKING:  # the core's types: the window paints before they load (docs/architecture.md)
-    from executor.events import PlanRevised, StepStarted
+    from executor.journal.events import PlanRevised, StepStarted
     from executor.models import StepRunV1
     from planner.models import ExecutionPlan, Step
 

@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QMessageBox, QWidget
 from ui.history_panel import RESUMABLE, RUNNING
 
 if TYPE_CHECKING:
-    from executor.store_rows import RunSummary
+    from executor.store.rows import RunSummary
 
 #: How many declined offers are remembered.
 REMEMBERED = 50

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from executor.events import EventBus, RunEvent
+from executor.journal.events import EventBus, RunEvent
 
 
 class CountingBus(EventBus):

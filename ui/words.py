@@ -15,7 +15,7 @@ from common.words import listed, plural
 
 if TYPE_CHECKING:
     from executor.models import RunBundleV1
-    from executor.replay import ReplayReport
+    from executor.run.replay import ReplayReport
 
 MODE_WORDS: dict[str, str] = {
     "A": "Research",

@@ -10,7 +10,7 @@ from app.demo.server import DemoSite
 from app.progress import ProgressPrinter
 from app.settings import Settings
 from app.wiring import build_core
-from executor.approval import ApprovalPolicy
+from executor.gates.approval import ApprovalPolicy
 from executor.models import RunBundleV1
 from receipts.verify import verify
 

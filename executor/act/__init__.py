@@ -8,8 +8,8 @@ from __future__ import annotations
 from executor.act.artifact import WriteArtifactRunner
 from executor.act.guards import ActStopped, LoopLimits
 from executor.act.runner import ActRunner
-from executor.memory import MemoryStore
-from executor.registry import StepRunner
+from executor.store.memory import MemoryStore
+from executor.tools.registry import StepRunner
 from planner.decisions import Cognition
 
 ACT_STEP_TYPES = ("ACT", "FORM_FILL", "CLICK_NAV", "DOWNLOAD_FILE")

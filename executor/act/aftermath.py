@@ -31,10 +31,10 @@ from executor.act.effects import would
 from executor.act.perform import ActEnv
 from executor.act.progress import StepProgress
 from executor.act.risk import SAFE_MODE_ONLY, Risk, blocked, covered, request_risk
-from executor.gate_desk import ActionGate, Allowed, Cleared, Denied
-from executor.journal import Noted
+from executor.gates.desk import ActionGate, Allowed, Cleared, Denied
+from executor.journal.run_journal import Noted
 from executor.models import GateDecisionV1
-from executor.tools import ActionAsker
+from executor.tools.boundary import ActionAsker
 
 _SHOWN = 120
 

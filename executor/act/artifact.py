@@ -18,9 +18,9 @@ from pathlib import Path, PurePosixPath
 from common.secrecy import scrub_bytes
 from executor.act.refs import resolve_data
 from executor.errors import FatalToolError
-from executor.journal import Noted
-from executor.tool_engine import ToolCallEngine
-from executor.tools import ToolContext, ToolOutput
+from executor.journal.run_journal import Noted
+from executor.tools.boundary import ToolContext, ToolOutput
+from executor.tools.engine import ToolCallEngine
 from planner.models import Step
 
 ARTIFACTS_DIR = "artifacts"

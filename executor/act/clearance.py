@@ -18,11 +18,11 @@ from executor.act.guards import ActStopped, LoopLimits
 from executor.act.perform import ActEnv, Performed, refuse
 from executor.act.progress import StepProgress
 from executor.act.risk import SAFE_MODE_ONLY, Risk, blocked, covered
-from executor.gate_desk import ActionGate, Allowed, Cleared, Denied, unanswered
-from executor.gate_look import look_at_action
-from executor.journal import Noted
+from executor.gates.desk import ActionGate, Allowed, Cleared, Denied, unanswered
+from executor.gates.look import look_at_action
+from executor.journal.run_journal import Noted
 from executor.models import GateDecisionV1
-from executor.tools import ActionAsker, StepPaused
+from executor.tools.boundary import ActionAsker, StepPaused
 from receipts.models import GateRef
 
 

@@ -7,10 +7,10 @@ from executor.act.intent import Intent, with_intent
 from executor.act.outcomes import what
 from executor.act.perform import ActEnv
 from executor.act.progress import StepProgress
-from executor.gate_desk import ActionGate, Allowed, Denied, unanswered
-from executor.journal import Noted
+from executor.gates.desk import ActionGate, Allowed, Denied, unanswered
+from executor.journal.run_journal import Noted
 from executor.models import GateDecisionV1
-from executor.tools import ActionAsker, StepPaused
+from executor.tools.boundary import ActionAsker, StepPaused
 
 
 def described(intent: Intent) -> str:

@@ -54,7 +54,7 @@ class Intent(BaseModel):
 
 
 class IntentLog(Protocol):
-    """Where a step's progress with its action in flight is saved (executor/journal_intents.py)."""
+    """Where a step's progress with its action in flight is saved (executor/journal/intents.py)."""
 
     async def save(self, outputs: dict[str, Any], *, settled: bool, last_url: str | None) -> None: ...
 

@@ -31,9 +31,9 @@ from executor.act.intent import Intent, take_back
 from executor.act.outcomes import page_change, stop_on_unmet, transient
 from executor.act.perform import ActEnv, Performed, capture_before, perform
 from executor.act.progress import StepProgress
-from executor.journal import Noted
+from executor.journal.run_journal import Noted
 from executor.models import GateDecisionV1, PendingUserInput
-from executor.tools import ActionAsker, StepPaused
+from executor.tools.boundary import ActionAsker, StepPaused
 from planner.asks import AskList
 from planner.decisions import Cognition, CognitionDecision, HistoryEntry
 

@@ -15,9 +15,9 @@ from browser.driver import AnswerAware, BrowserDriver
 from browser.models import Action, ActionOutcome, PageCapture
 from executor.act.intent import Intent, IntentLog, settled, with_intent
 from executor.act.progress import StepProgress
-from executor.budget import BudgetEnforcer
 from executor.errors import BudgetExceeded
-from executor.journal import ActionRecorded, Journal
+from executor.journal.run_journal import ActionRecorded, Journal
+from executor.run.budget import BudgetEnforcer
 from receipts.interface import Recorder
 from receipts.models import ActionRecord, GateRef
 

@@ -17,8 +17,8 @@ from pydantic import ValidationError
 
 from browser.models import Action, Observation, parse_action
 from executor.act.spec import BadActInputs, spec_for
-from executor.gate_look import look_and_note
-from executor.run_resources import RunResources
+from executor.gates.look import look_and_note
+from executor.run.resources import RunResources
 from planner.cognition import rule_decide
 from planner.decisions import HistoryEntry
 from planner.models import Step

@@ -34,13 +34,13 @@ from executor.act.progress import StepProgress
 from executor.act.spec import check_inputs, loop_spec
 from executor.act.verify import answer_asks, goal_failure, unmet_asks
 from executor.errors import FatalToolError
-from executor.journal import Noted
-from executor.journal_views import receipts_journal
-from executor.memory import MemoryStore, site_of
+from executor.journal.run_journal import Noted
+from executor.journal.views import receipts_journal
 from executor.models import EvidenceItem
-from executor.run_resources import RunResources
-from executor.tool_engine import ToolCallEngine
-from executor.tools import ToolContext, ToolOutput
+from executor.run.resources import RunResources
+from executor.store.memory import MemoryStore, site_of
+from executor.tools.boundary import ToolContext, ToolOutput
+from executor.tools.engine import ToolCallEngine
 from planner.asks import AskList
 from planner.cognition import RuleCognition, asks_of
 from planner.decisions import AsksAware, Cognition
@@ -121,7 +121,7 @@ class ActRunner:
         self.limits = limits
 
     def check_inputs(self, step: Step) -> None:
-        """Inputs the loop would refuse, found when the plan is read (executor/plan_check.py)."""
+        """Inputs the loop would refuse, found when the plan is read (executor/run/plan_check.py)."""
         check_inputs(step)
 
     async def run(self, step: Step, ctx: ToolContext, engine: ToolCallEngine) -> ToolOutput:

@@ -19,7 +19,7 @@ from browser.models import Action, parse_action
 from executor.act.loop import LoopSpec
 from executor.act.refs import resolve_data, step_payload
 from executor.errors import FatalToolError
-from executor.tools import ToolContext
+from executor.tools.boundary import ToolContext
 from planner.asks import AskList, FillAsk, SubmitAsk
 from planner.models import Step
 
@@ -82,7 +82,7 @@ def _own_payload(inputs: dict[str, Any]) -> dict[str, Any]:
 
 
 def check_inputs(step: Step) -> None:
-    """What `loop_spec` would refuse, found when the plan is read (executor/plan_check.py): actions
+    """What `loop_spec` would refuse, found when the plan is read (executor/run/plan_check.py): actions
     that are not valid actions, a payload that is not an object. References to earlier steps are
     left as written (they are text either way)."""
     listed = _listed(step, dict(step.inputs))
@@ -98,7 +98,7 @@ def loop_spec(step: Step, ctx: ToolContext) -> LoopSpec:
 
 def spec_for(step: Step, outputs: Mapping[str, Any]) -> LoopSpec:
     """What the loop runs for `step`, given the outputs of the steps before it (also what a gate
-    shows before the step starts, executor/gate_look.py)."""
+    shows before the step starts, executor/gates/look.py)."""
     inputs = resolve_data(dict(step.inputs), outputs)
     url = inputs.get("url") if isinstance(inputs.get("url"), str) else None
     listed = _listed(step, inputs)

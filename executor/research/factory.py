@@ -1,4 +1,4 @@
-"""research_tools: the Tools of the research family, keyed as executor.registry.DEFAULT_TOOL_KEYS."""
+"""research_tools: the Tools of the research family, keyed as executor.tools.registry.DEFAULT_TOOL_KEYS."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from executor.research.search import (
     SearchProvider,
 )
 from executor.research.synth_tools import ComputeTool, SummarizeTool
-from executor.tools import Tool
+from executor.tools.boundary import Tool
 from planner.llm import LLMClient
 
 

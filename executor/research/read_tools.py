@@ -17,7 +17,7 @@ from executor.research.extract import record_line
 from executor.research.pdf import page_url
 from executor.research.reader import Reader, ReadResult
 from executor.research.search import SearchProvider
-from executor.tools import ToolContext, ToolOutput
+from executor.tools.boundary import ToolContext, ToolOutput
 
 MAX_CONTENT_CHARS = 20_000
 MAX_LINKS = 50

@@ -21,13 +21,13 @@ from weakref import WeakKeyDictionary
 
 from browser.page_source import PageLoadError, PageSource, UrlRefused
 from common.contracts import utc_now
-from executor.budget import BudgetEnforcer
 from executor.errors import FatalToolError, RetryableToolError
-from executor.journal import SourceRead
+from executor.journal.run_journal import SourceRead
 from executor.research.extract import PageContent, parse_html
 from executor.research.pdf import PdfUnreadable, parse_pdf
-from executor.run_resources import RunResources
-from executor.tools import ToolContext
+from executor.run.budget import BudgetEnforcer
+from executor.run.resources import RunResources
+from executor.tools.boundary import ToolContext
 
 
 @dataclass(slots=True)

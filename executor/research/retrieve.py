@@ -22,8 +22,8 @@ from typing import Any, Protocol
 
 from common.contracts import utc_now
 from executor.errors import FatalToolError, ToolError
+from executor.journal.observability import log
 from executor.models import EvidenceItem
-from executor.observability import log
 from executor.research.common import arg_int, evidence_from, queries_from
 from executor.research.copies import drop_copies, known_pages, url_key
 from executor.research.extract import PageContent
@@ -32,7 +32,7 @@ from executor.research.ranking import Ranking, bm25_rank, cosine_rank, dedupe, r
 from executor.research.reader import Reader, ReadResult, sha256_hex
 from executor.research.search import SearchProvider, SearchResult
 from executor.research.text import Chunk, chunk_text
-from executor.tools import ToolContext, ToolOutput
+from executor.tools.boundary import ToolContext, ToolOutput
 from planner.llm_settings import LLMError
 
 READ_CONCURRENCY = 4

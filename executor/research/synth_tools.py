@@ -40,7 +40,7 @@ from executor.research.supporting_sentences import (
     supporting,
     task_urls,
 )
-from executor.tools import ToolContext, ToolOutput
+from executor.tools.boundary import ToolContext, ToolOutput
 from planner.asks import AnswerAsk, meaningful_unread
 from planner.llm import LLMClient
 from planner.models import StepType

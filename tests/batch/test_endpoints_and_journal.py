@@ -12,7 +12,7 @@ from batch.results import CaseResult
 from batch.suite import SuiteCase
 from browser.grid import EndpointError, check_endpoints, endpoint_kind, endpoint_options
 from browser.options import LaunchOptions
-from executor.approval import ApprovalPolicy
+from executor.gates.approval import ApprovalPolicy
 from executor.models import RunStatus
 
 

@@ -11,7 +11,7 @@ from batch.journal import BatchJournal
 from batch.stopped import resume_command
 from batch.suite import SuiteCase, SuiteError
 from batch.suite_secrets import kept, secret_values, with_secrets
-from executor.approval import ApprovalPolicy
+from executor.gates.approval import ApprovalPolicy
 
 SECRET = "Zq7horsePASS91x"
 TASK = f"Open http://127.0.0.1:9/login and log in with ada:{SECRET}"

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from batch.confirm import OneAtATime
-from executor.confirm import ConfirmAnswer, ConfirmRequest
+from executor.gates.confirm import ConfirmAnswer, ConfirmRequest
 from executor.models import GateDecisionV1, GateVerdict
 from tests.batch.test_grid_batch import write_suite
 

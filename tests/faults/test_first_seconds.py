@@ -18,8 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from executor.checkpoint_store import CheckpointStore
-from executor.store_schema import STORE_FILENAME
+from executor.store.checkpoint_store import CheckpointStore
+from executor.store.schema import STORE_FILENAME
 from tests.faults.harness import act_plan, finish, watched, waypost, write_plan
 from tests.support.fault_site import FaultSite
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import threading
 import time
 
-from executor.budget import BudgetEnforcer
+from executor.run.budget import BudgetEnforcer
 from planner.llm_settings import LLMSettings
 from planner.service import make_plan
 from tests.support.llm_server import Reply, ScriptedLLMServer

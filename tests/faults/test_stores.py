@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
-from executor.memory import MEMORY_FILENAME
-from executor.store_schema import STORE_FILENAME
+from executor.store.memory import MEMORY_FILENAME
+from executor.store.schema import STORE_FILENAME
 from tests.faults.harness import act_plan, home_env, waypost, write_plan
 
 #: Files SQLite cannot read: not a database at all, and a database header over garbage.
@@ -41,7 +41,7 @@ def test_corrupt_memory_is_set_aside_and_the_command_goes_on(
 
 def test_doctor_checks_the_stores_and_says_how_to_recover(tmp_path: Path) -> None:
     from app.doctor_stores import check_stores
-    from executor.memory import MemoryStore
+    from executor.store.memory import MemoryStore
 
     MemoryStore.beside(tmp_path)  # a healthy memory
     assert [c.ok for c in check_stores(tmp_path)] == [True, True]

@@ -15,12 +15,12 @@ import pytest
 
 from common.secrecy import SecretVault
 from executor.act import act_runners
-from executor.confirm import ConfirmAnswer, ConfirmRequest
+from executor.gates.confirm import ConfirmAnswer, ConfirmRequest
 from executor.models import RunStatus, RuntimeCtxV1
-from executor.registry import RunnerRegistry
-from executor.revision import LLMReplanner, PlanReviser
-from executor.run_resources import RunResources
-from executor.service import AgentCore
+from executor.run.resources import RunResources
+from executor.run.revision import LLMReplanner, PlanReviser
+from executor.run.service import AgentCore
+from executor.tools.registry import RunnerRegistry
 from planner.context import build_context
 from planner.draft import plan_to_draft
 from planner.llm import LLMClient

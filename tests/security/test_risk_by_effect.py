@@ -11,7 +11,7 @@ from browser.click_facts import ClickFacts
 from browser.models import parse_action
 from executor.act.effects import judge, judge_click
 from executor.act.risk import Risk, classify
-from executor.confirm import ConfirmAnswer
+from executor.gates.confirm import ConfirmAnswer
 from executor.models import RunBundleV1, RunStatus
 from planner.llm import LLMClient
 from planner.llm_cognition import LLMCognition

@@ -5,11 +5,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from executor.checkpoint_store import CheckpointStore
-from executor.conductor import RunConductor
-from executor.confirm import ConfirmHandler
-from executor.events import EventBus
-from executor.retry import MODE_RETRY_POLICIES
+from executor.gates.confirm import ConfirmHandler
+from executor.journal.events import EventBus
+from executor.run.conductor import RunConductor
+from executor.store.checkpoint_store import CheckpointStore
+from executor.tools.retry import MODE_RETRY_POLICIES
 from planner.models import ExecutionPlan
 from tests.support.fake_tools import FakeTool
 

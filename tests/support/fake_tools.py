@@ -10,8 +10,8 @@ from typing import Any
 
 from executor.errors import FatalToolError, RetryableToolError
 from executor.models import EvidenceItem
-from executor.registry import DEFAULT_TOOL_KEYS
-from executor.tools import Tool, ToolContext, ToolOutput
+from executor.tools.boundary import Tool, ToolContext, ToolOutput
+from executor.tools.registry import DEFAULT_TOOL_KEYS
 
 
 @dataclass

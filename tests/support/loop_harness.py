@@ -9,14 +9,14 @@ from typing import Any
 
 from browser.driver import BrowserDriver
 from executor.act import act_runners
-from executor.checkpoint_store import CheckpointStore
-from executor.conductor import RunConductor
-from executor.confirm import ConfirmHandler
-from executor.events import EventBus
-from executor.memory import MemoryStore
+from executor.gates.confirm import ConfirmHandler
+from executor.journal.events import EventBus
 from executor.models import RunBundleV1, RuntimeCtxV1
-from executor.registry import RunnerRegistry
-from executor.run_resources import RunResources
+from executor.run.conductor import RunConductor
+from executor.run.resources import RunResources
+from executor.store.checkpoint_store import CheckpointStore
+from executor.store.memory import MemoryStore
+from executor.tools.registry import RunnerRegistry
 from planner.decisions import Cognition
 from planner.models import ExecutionPlan
 from receipts.layout import RunFolder

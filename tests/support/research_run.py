@@ -7,12 +7,12 @@ import json
 from pathlib import Path
 from typing import Any
 
-from executor.checkpoint_store import CheckpointStore
-from executor.conductor import RunConductor
 from executor.models import RunBundleV1, RuntimeCtxV1
 from executor.research.factory import research_tools
 from executor.research.search import SearchProvider
-from executor.run_resources import RunResources
+from executor.run.conductor import RunConductor
+from executor.run.resources import RunResources
+from executor.store.checkpoint_store import CheckpointStore
 from planner.models import ExecutionPlan
 from tests.support.site import FixtureSite
 

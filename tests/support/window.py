@@ -13,8 +13,8 @@ from PySide6.QtCore import QBuffer, QByteArray, QIODevice, QUrl, SignalInstance
 from PySide6.QtGui import QColor, QImage, QImageWriter
 from PySide6.QtWidgets import QTableWidget
 
-from executor.checkpoint_store import CheckpointStore
-from executor.service import AgentCore
+from executor.run.service import AgentCore
+from executor.store.checkpoint_store import CheckpointStore
 from planner.models import ExecutionPlan
 from receipts import Capture, JsonlRecorder, RunFolder
 from receipts.keys import install_key

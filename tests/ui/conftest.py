@@ -17,7 +17,7 @@ import pytest
 from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QApplication
 
-from executor.service import AgentCore
+from executor.run.service import AgentCore
 from tests.support.fake_tools import FakeTool
 from ui.event_loop import new_event_loop
 

@@ -8,7 +8,7 @@ from collections.abc import Callable
 from pytestqt.qtbot import QtBot
 
 from executor.models import RunStatus
-from executor.service import AgentCore
+from executor.run.service import AgentCore
 from planner.models import Budget
 from tests.support.virtual_time import JumpClock
 from tests.support.window import next_emit, open_window, research_then_act

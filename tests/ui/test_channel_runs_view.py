@@ -8,9 +8,9 @@ from pathlib import Path
 
 from pytestqt.qtbot import QtBot
 
-from executor.channel_runs import note_channel_run, waiting_channel_runs
 from executor.models import PendingUserInput
-from executor.store_rows import RunSummary
+from executor.store.channel_runs import note_channel_run, waiting_channel_runs
+from executor.store.rows import RunSummary
 from ui.channel_runs_view import EMPTY, WaitingRunsView
 
 NOW = datetime(2026, 1, 2, 3, 4, 5, tzinfo=UTC)

@@ -7,10 +7,10 @@ from collections.abc import Callable
 
 import pytest
 
-from executor.approval import ApprovalPolicy
-from executor.confirm import ConfirmRequest
+from executor.gates.approval import ApprovalPolicy
+from executor.gates.confirm import ConfirmRequest
 from executor.models import RunBundleV1, RunStatus, StepRunV1, StepStatus
-from executor.service import AgentCore
+from executor.run.service import AgentCore
 from tests.support.conductor_harness import make_plan
 from tests.support.fake_tools import FakeTool
 from tests.support.window import next_emit, research_then_act

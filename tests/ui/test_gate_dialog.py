@@ -9,9 +9,9 @@ from typing import Any
 from PySide6.QtCore import Qt
 from pytestqt.qtbot import QtBot
 
-from executor.confirm import ConfirmRequest
-from executor.gate_look import last_recorded
-from executor.gate_preview import GateMark, GatePreview, read_gate_preview
+from executor.gates.confirm import ConfirmRequest
+from executor.gates.look import last_recorded
+from executor.gates.preview import GateMark, GatePreview, read_gate_preview
 from executor.models import GateDecisionV1, GateVerdict
 from receipts.layout import RunFolder
 from receipts.models import ActionRecord
@@ -56,7 +56,7 @@ def test_target_names_the_url_goal_and_payload_in_words() -> None:
 def preview_file(
     run_dir: Path, run_id: str, colour: str = "#3b82f6", marks: list[GateMark] | None = None, **extra: Any
 ) -> str:
-    """A gate screenshot with its note, as executor.gate_preview writes them."""
+    """A gate screenshot with its note, as executor.gates.preview writes them."""
     shot = run_dir / "gates" / "a1-1.png"
     shot.parent.mkdir(parents=True, exist_ok=True)
     shot.write_bytes(png_bytes(colour))

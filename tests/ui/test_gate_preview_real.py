@@ -16,9 +16,9 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from app.demo.server import DemoSite
-from executor.gate_preview import read_gate_preview
+from executor.gates.preview import read_gate_preview
 from executor.models import RunStatus
-from executor.service import AgentCore
+from executor.run.service import AgentCore
 from tests.support.window import next_emit, open_window, prefill_task
 from ui.main_window import MainWindow
 

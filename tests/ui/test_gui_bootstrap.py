@@ -63,8 +63,8 @@ def run_script(script: str, tmp_path: Path, **env: str) -> dict[str, Any]:
 
 SCRIPT = """
 from app.gui import run_gui
-from executor.checkpoint_store import CheckpointStore
-from executor.service import AgentCore
+from executor.store.checkpoint_store import CheckpointStore
+from executor.run.service import AgentCore
 from tests.support.fake_tools import fake_toolbox
 from tests.support.window import research_then_act
 
@@ -98,7 +98,7 @@ def test_run_gui_closes_at_a_gate_and_leaves_a_resumable_run(tmp_path: Path) -> 
 
 
 FIRST_PAINT_SCRIPT = """
-HEAVY = ("executor.service", "playwright", "openai", "numpy", "pocketsphinx", "PySide6.QtMultimedia")
+HEAVY = ("executor.run.service", "playwright", "openai", "numpy", "pocketsphinx", "PySide6.QtMultimedia")
 seen = {}
 built = []
 

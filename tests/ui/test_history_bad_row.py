@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from pytestqt.qtbot import QtBot
 
-from executor.service import AgentCore
-from executor.store_rows import UNREADABLE
+from executor.run.service import AgentCore
+from executor.store.rows import UNREADABLE
 from tests.support.conductor_harness import make_plan
 from tests.support.window import cell_text, open_window
 

@@ -9,8 +9,8 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from app.demo.server import DemoSite
-from executor.events import PageRead
-from executor.service import AgentCore
+from executor.journal.events import PageRead
+from executor.run.service import AgentCore
 from tests.support.window import next_emit, open_window
 
 pytestmark = pytest.mark.browser

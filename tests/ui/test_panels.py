@@ -9,10 +9,10 @@ from PySide6.QtCore import Qt, QUrl
 from PySide6.QtWidgets import QLineEdit
 from pytestqt.qtbot import QtBot
 
-from executor.checkpoint_store import CheckpointStore
-from executor.events import ActionPerformed
+from executor.journal.events import ActionPerformed
 from executor.models import BudgetStateV1, Citation, EvidenceItem, ExecMode, RunBundleV1, RunStatus
-from executor.store_rows import RunSummary
+from executor.store.checkpoint_store import CheckpointStore
+from executor.store.rows import RunSummary
 from planner.models import Budget
 from tests.support.window import cell_text, png_bytes, record
 from ui.answer_panel import AnswerPanel, answer_html
@@ -189,7 +189,7 @@ def test_live_view_shows_action_screenshot_and_budget(qtbot: QtBot, tmp_path: Pa
 
 
 def test_plan_view_shows_a_revised_plan_as_v2_and_keeps_finished_steps(qtbot: QtBot) -> None:
-    from executor.events import PlanRevised
+    from executor.journal.events import PlanRevised
     from executor.models import StepRunV1, StepStatus
     from planner.models import ExecutionPlan
     from ui.plan_view import PlanView

@@ -12,8 +12,8 @@ from pytestqt.qtbot import QtBot
 from app.settings import Settings
 from app.wiring import build_core
 from executor.models import RunStatus, StepStatus
-from executor.service import AgentCore
-from executor.tools import ToolContext
+from executor.run.service import AgentCore
+from executor.tools.boundary import ToolContext
 from tests.support.conductor_harness import make_plan
 from tests.support.fake_tools import FakeTool
 from tests.support.site import FixtureSite

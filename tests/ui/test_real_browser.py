@@ -7,9 +7,9 @@ import asyncio
 import pytest
 
 from app.demo.server import DemoSite
-from executor.events import ActionPerformed
+from executor.journal.events import ActionPerformed
 from executor.models import RunStatus
-from executor.service import AgentCore
+from executor.run.service import AgentCore
 from receipts.layout import RunFolder
 from receipts.models import ActionRecord
 from receipts.report import read_records

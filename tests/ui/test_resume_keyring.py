@@ -20,7 +20,7 @@ from pytestqt.qtbot import QtBot
 
 from app.secret_keyring import SERVICE, KeyringSecrets
 from executor.models import RunStatus
-from executor.service import AgentCore
+from executor.run.service import AgentCore
 from planner.models import SecretRef, TaskSpecV1
 from tests.support.window import next_emit, open_window, research_then_act
 from ui.secrets_prompt import SecretsDialog

@@ -9,7 +9,7 @@ from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
 from executor.models import RunStatus
-from executor.service import AgentCore
+from executor.run.service import AgentCore
 from planner.models import SecretRef, TaskSpecV1
 from tests.support.window import next_emit, open_window, research_then_act
 from ui.secrets_prompt import SecretsDialog

@@ -16,7 +16,7 @@ import pytest
 from app.demo.server import DemoSite
 from app.demo.sites import DemoSites
 from executor.models import RunStatus
-from executor.service import AgentCore
+from executor.run.service import AgentCore
 from tests.support.window import next_emit, research_then_act
 from ui.controller import RunController
 from ui.site_record import stamp_site

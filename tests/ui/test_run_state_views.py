@@ -8,9 +8,9 @@ from pathlib import Path
 
 from pytestqt.qtbot import QtBot
 
-from executor.events import ActionPerformed
+from executor.journal.events import ActionPerformed
 from executor.models import RunStatus, StepRunV1, StepStatus
-from executor.service import AgentCore
+from executor.run.service import AgentCore
 from planner.models import Budget
 from tests.support.conductor_harness import make_plan
 from tests.support.fake_tools import FakeTool

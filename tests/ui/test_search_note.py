@@ -6,7 +6,7 @@ from pytestqt.qtbot import QtBot
 
 from app.demo.server import DemoSite
 from app.demo.sites import DemoSites
-from executor.service import AgentCore
+from executor.run.service import AgentCore
 from tests.support.window import DEFAULT_SETTINGS
 from ui.controller import RunController
 from ui.main_window import MainWindow

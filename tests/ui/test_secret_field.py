@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 from app.settings import Settings
 from app.wiring import build_core
 from executor.models import RunStatus
-from executor.service import AgentCore
+from executor.run.service import AgentCore
 from tests.support.site import FixtureSite
 from tests.support.window import DEFAULT_SETTINGS, next_emit
 from ui.controller import RunController

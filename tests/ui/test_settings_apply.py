@@ -16,7 +16,7 @@ from pytestqt.qtbot import QtBot
 from app.demo.server import DEFAULT_PORT, DemoSite
 from app.gui_entry import _SettingsKeeper
 from app.settings import Settings
-from executor.service import AgentCore
+from executor.run.service import AgentCore
 from tests.support.conductor_harness import make_plan
 from tests.support.fake_tools import FakeTool
 from tests.support.window import next_emit, open_window

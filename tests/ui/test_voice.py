@@ -15,7 +15,7 @@ from app.demo.server import DemoSite
 from app.settings import Settings
 from app.wiring import build_core
 from executor.models import RunStatus
-from executor.service import AgentCore
+from executor.run.service import AgentCore
 from receipts.layout import RunFolder
 from receipts.verify import verify
 from tests.support.fake_mic import FakeMicRecorder, wav_pcm

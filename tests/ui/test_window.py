@@ -10,7 +10,7 @@ from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
 from executor.models import RunStatus, StepStatus
-from executor.service import AgentCore
+from executor.run.service import AgentCore
 from tests.support.conductor_harness import make_plan
 from tests.support.fake_tools import FakeTool
 from tests.support.window import cell_text, next_emit, open_window, research_then_act

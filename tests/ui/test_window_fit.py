@@ -11,7 +11,7 @@ from PySide6.QtWidgets import QApplication
 from pytestqt.qtbot import QtBot
 
 from app.gui import window_state
-from executor.service import AgentCore
+from executor.run.service import AgentCore
 from tests.support.window import DEFAULT_SETTINGS, next_emit, open_window
 from ui.controller import RunController
 from ui.main_window import MainWindow

@@ -17,7 +17,7 @@ from PySide6.QtWidgets import QApplication, QLayout, QWidget
 from pytestqt.exceptions import TimeoutError as WaitTimeout
 from pytestqt.qtbot import QtBot
 
-from executor.service import AgentCore
+from executor.run.service import AgentCore
 from planner.models import ExecutionPlan
 from tests.support.fake_mic import FakeMicRecorder
 from tests.support.window import DEFAULT_SETTINGS

@@ -14,7 +14,7 @@ from pytestqt.qtbot import QtBot
 
 from app.demo.server import DemoSite
 from executor.models import RunStatus
-from executor.service import AgentCore
+from executor.run.service import AgentCore
 from receipts.attest import check_run
 from tests.support.window import next_emit, open_window, prefill_task
 

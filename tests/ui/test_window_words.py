@@ -13,8 +13,8 @@ from PySide6.QtWidgets import QMessageBox
 from pytestqt.qtbot import QtBot
 
 from common.words import plural
-from executor.service import AgentCore
-from executor.tools import ToolContext
+from executor.run.service import AgentCore
+from executor.tools.boundary import ToolContext
 from tests.support.conductor_harness import make_plan
 from tests.support.fake_tools import FakeTool
 from tests.support.window import DEFAULT_SETTINGS, next_emit, open_window
@@ -130,7 +130,7 @@ async def test_a_failed_run_names_its_steps_not_their_ids(
 
 def test_a_replay_says_which_actions_it_left_out() -> None:
     """A sent run's replay read "Replayed 4 actions: no drift" with its Submit click silently left out."""
-    from executor.replay import ReplayReport, ReplayStep
+    from executor.run.replay import ReplayReport, ReplayStep
     from ui.words import replay_words
 
     filled = [ReplayStep(seq=n, kind="fill", status="ok", url_expected="u", url_actual="u") for n in (1, 2)]

@@ -9,9 +9,9 @@ from typing import cast
 import pytest
 
 from browser.driver import BrowserDriver
-from executor.budget import BudgetEnforcer
 from executor.models import BudgetStateV1
-from executor.run_resources import RunResources
+from executor.run.budget import BudgetEnforcer
+from executor.run.resources import RunResources
 from planner.models import Budget
 from tests.support.virtual_time import ManualClock, pass_time, run_virtual
 

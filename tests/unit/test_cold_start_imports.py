@@ -67,7 +67,8 @@ def test_help_loads_the_parser_and_nothing_of_the_commands(tmp_path: Path) -> No
         "app.cli_parser",
         "app.cli_batch_args",
         "executor",
-        "executor.approval",
+        "executor.gates",  # the subpackage's __init__.py: a docstring, nothing imported
+        "executor.gates.approval",
     }
     assert "pydantic" not in loaded
 

@@ -3,7 +3,7 @@
 Gate decisions are made and asked only at the gate desk; run state (step runs, approvals,
 checkpoints, plan versions, the run's start and end), the receipts (actions, dialogs, reads, gate
 answers, notes) and the live events are written only by the run journal's subscribers
-(executor/journal_views.py), with the few exceptions listed in OWNERS, each saying why.
+(executor/journal/views.py), with the few exceptions listed in OWNERS, each saying why.
 Also the size limits that keep the executor readable: no function over 60 lines, no module over 450.
 """
 
@@ -17,7 +17,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 PACKAGES = ("app", "ui", "batch", "voice", "executor", "planner", "browser", "receipts", "common")
-VIEWS = "executor/journal_views.py"
+VIEWS = "executor/journal/views.py"
 
 #: A call or construction by name -> the only modules that may make it.
 OWNERS: dict[str, frozenset[str]] = {
@@ -27,7 +27,7 @@ OWNERS: dict[str, frozenset[str]] = {
     "start_run": frozenset({VIEWS}),
     "finish_run": frozenset({VIEWS}),
     "replace_plan": frozenset({VIEWS}),
-    "save_checkpoint": frozenset({"executor/journal.py"}),
+    "save_checkpoint": frozenset({"executor/journal/run_journal.py"}),
     # receipts: the journal's receipts subscriber. Besides it, the run's resources write run.json and
     # the trace's notes when the run closes, a replay writes its report into its own run.json, and
     # the recorder notes a chain it repaired on opening.
@@ -35,15 +35,15 @@ OWNERS: dict[str, frozenset[str]] = {
     "record_dialog": frozenset({VIEWS}),
     "record_evidence": frozenset({VIEWS}),
     "record_snapshot": frozenset({VIEWS}),
-    "record_note": frozenset({VIEWS, "executor/run_resources.py", "receipts/recorder.py"}),
-    "write_run_meta": frozenset({VIEWS, "executor/run_resources.py", "executor/replay.py"}),
+    "record_note": frozenset({VIEWS, "executor/run/resources.py", "receipts/recorder.py"}),
+    "write_run_meta": frozenset({VIEWS, "executor/run/resources.py", "executor/run/replay.py"}),
     # live events: the journal's bus subscriber; the tool engine's per-call event (the call itself is
     # stored with its step run); the window's bus passes events on to its parent.
-    "publish": frozenset({VIEWS, "executor/tool_engine.py", "ui/run_bus.py"}),
+    "publish": frozenset({VIEWS, "executor/tools/engine.py", "ui/run_bus.py"}),
     # gates: decided by the gatekeeper, asked and recorded at the desk
     "record_gate_decision": frozenset({VIEWS}),
-    "GateDecisionV1": frozenset({"executor/gatekeeper.py", "executor/gate_desk.py"}),
-    "ConfirmRequest": frozenset({"executor/gate_desk.py"}),
+    "GateDecisionV1": frozenset({"executor/gates/gatekeeper.py", "executor/gates/desk.py"}),
+    "ConfirmRequest": frozenset({"executor/gates/desk.py"}),
 }
 #: Secrets: the placeholder grammar and the redaction marker are spelled once, in the secrets owner.
 SECRETS_OWNER = "common/secrecy.py"
@@ -136,14 +136,14 @@ def test_modules_and_executor_functions_stay_short() -> None:
     ("rel", "source", "expected"),
     [
         ("executor/act/loop.py", "store.save_step(r, s)\n", "calls save_step"),
-        ("executor/conductor.py", "self.store.save_checkpoint(r, None)\n", "calls save_checkpoint"),
+        ("executor/run/conductor.py", "self.store.save_checkpoint(r, None)\n", "calls save_checkpoint"),
         ("executor/act/loop.py", "GateDecisionV1(gate_id='g')\n", "calls GateDecisionV1"),
         ("app/core.py", "await rec.record_gate_decision(gate_id='g')\n", "calls record_gate_decision"),
         ("executor/act/perform.py", "await env.recorder.record_action(action=a)\n", "calls record_action"),
         ("executor/act/loop.py", "await env.recorder.record_note('x')\n", "calls record_note"),
-        ("executor/revision.py", "store.replace_plan(r, p)\n", "calls replace_plan"),
-        ("executor/revision.py", "await rec.write_run_meta({})\n", "calls write_run_meta"),
-        ("executor/revision.py", "events.publish(e)\n", "calls publish"),
+        ("executor/run/revision.py", "store.replace_plan(r, p)\n", "calls replace_plan"),
+        ("executor/run/revision.py", "await rec.write_run_meta({})\n", "calls write_run_meta"),
+        ("executor/run/revision.py", "events.publish(e)\n", "calls publish"),
         ("batch/runner.py", "sink.publish(e)\n", "calls publish"),
     ],
 )

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from app.cli import main
-from executor.checkpoint_store import CheckpointStore
 from executor.models import RunStatus, StepStatus
+from executor.store.checkpoint_store import CheckpointStore
 from planner.models import StepType
 from receipts.runs import list_runs
 from tests.support.home_fixtures import isolate_home

@@ -7,8 +7,8 @@ from typing import Any
 
 import pytest
 
-from executor.memory import MemoryStore
 from executor.models import RunStatus
+from executor.store.memory import MemoryStore
 from planner.llm import LLMClient
 from planner.llm_cognition import LLMCognition
 from planner.llm_settings import LLMSettings

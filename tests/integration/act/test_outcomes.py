@@ -12,7 +12,7 @@ from urllib.parse import parse_qs
 
 import pytest
 
-from executor.approval import ApprovalPolicy
+from executor.gates.approval import ApprovalPolicy
 from executor.models import RunBundleV1, RunStatus
 from planner.rules import plan_rules
 from receipts.layout import RunFolder

@@ -7,9 +7,9 @@ from typing import Any
 
 import pytest
 
-from executor.events import PlanRevised, StepFinished
+from executor.journal.events import PlanRevised, StepFinished
 from executor.models import RunStatus, RuntimeCtxV1, StepStatus
-from executor.revision import LLMReplanner, PlanReviser
+from executor.run.revision import LLMReplanner, PlanReviser
 from planner.context import build_context
 from planner.draft import plan_to_draft
 from planner.llm import LLMClient

@@ -10,7 +10,7 @@ import pytest
 
 from browser.driver import PlaywrightDriver
 from executor.models import RunStatus
-from executor.replay import ReplayReport, replay_run
+from executor.run.replay import ReplayReport, replay_run
 from receipts.layout import RunFolder
 from receipts.recorder import JsonlRecorder
 from receipts.verify import verify
@@ -84,7 +84,7 @@ async def test_replay_matches_then_finds_where_the_site_drifted(
 
 
 async def test_replay_to_folder_is_what_the_cli_calls(act_harness: ActHarness, site: FixtureSite) -> None:
-    from executor.replay import ReplayError, replay_to_folder
+    from executor.run.replay import ReplayError, replay_to_folder
 
     actions = [{"kind": "fill", "target": {"label": "Name"}, "value": "Ada"},
                {"kind": "click", "target": {"role": "button", "name": "Create account"}}]  # fmt: skip
@@ -109,7 +109,7 @@ async def test_a_run_whose_every_step_was_declined_replays_nothing(
     act_harness: ActHarness, site: FixtureSite
 ) -> None:
     """Before, `waypost replay` of a declined run said "replayed 0 action(s) ...: no drift", exit 0."""
-    from executor.confirm import ConfirmAnswer
+    from executor.gates.confirm import ConfirmAnswer
 
     actions = [{"kind": "fill", "target": {"label": "Name"}, "value": "Ada"}]
     plan = act_plan(

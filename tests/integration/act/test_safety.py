@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from executor.confirm import ConfirmAnswer
+from executor.gates.confirm import ConfirmAnswer
 from executor.models import Approval, RunStatus
 from planner.llm import LLMClient
 from planner.llm_cognition import LLMCognition

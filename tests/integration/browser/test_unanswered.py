@@ -17,7 +17,7 @@ from browser.models import parse_action
 from executor.act.intent import Intent
 from executor.act.perform import ActEnv, Performed, capture_before, perform
 from executor.act.progress import StepProgress
-from executor.journal_views import receipts_journal
+from executor.journal.views import receipts_journal
 from receipts.recorder import JsonlRecorder
 from tests.integration.browser._helpers import act
 from tests.support.fault_site import FaultSite

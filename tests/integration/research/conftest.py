@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from executor.checkpoint_store import CheckpointStore
 from executor.research.search import BrowserSearchProvider, SearchProvider
+from executor.store.checkpoint_store import CheckpointStore
 from tests.support.research_run import search_template
 from tests.support.site import FixtureSite
 

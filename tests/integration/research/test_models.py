@@ -8,12 +8,12 @@ from typing import Any
 
 import pytest
 
-from executor.checkpoint_store import CheckpointStore
-from executor.conductor import RunConductor
 from executor.models import RunBundleV1, RunStatus, RuntimeCtxV1
 from executor.research.factory import research_tools
 from executor.research.search import SearchProvider
-from executor.run_resources import RunResources
+from executor.run.conductor import RunConductor
+from executor.run.resources import RunResources
+from executor.store.checkpoint_store import CheckpointStore
 from planner.llm import LLMClient
 from planner.llm_settings import LLMSettings
 from tests.support.llm_server import Reply, ScriptedLLMServer, unreachable_url

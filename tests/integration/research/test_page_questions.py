@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from executor.checkpoint_store import CheckpointStore
 from executor.models import RunBundleV1, RunStatus
 from executor.research.search import BrowserSearchProvider
+from executor.store.checkpoint_store import CheckpointStore
 from planner.service import make_plan
 from tests.support.research_run import run
 from tests.support.site import FixtureSite

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from executor.checkpoint_store import CheckpointStore
 from executor.models import RunStatus, StepStatus
 from executor.research.search import SearchProvider
+from executor.store.checkpoint_store import CheckpointStore
 from receipts.verify import verify
 from tests.support.research_run import evidence_reads, plan_of, run
 from tests.support.site import FixtureSite

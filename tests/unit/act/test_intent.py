@@ -49,7 +49,7 @@ def test_a_repeatable_action_is_rewound_to_run_again() -> None:
 def test_an_approved_repeat_is_sent_as_the_next_attempt_and_asks_anew() -> None:
     """An approval to repeat covers that one sending: the repeat's own unknown outcome is a new gate."""
     from executor.act.in_flight import rewind
-    from executor.gate_desk import ActionGate, action_gate_id
+    from executor.gates.desk import ActionGate, action_gate_id
 
     progress = _progress()
     first = Intent(n=2, action=CLICK, listed=True)

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from executor.act.hints import HintedCognition
-from executor.memory import MemoryStore, site_of
 from executor.models import RunStatus
+from executor.store.memory import MemoryStore, site_of
 from tests.support.loop_harness import LoopHarness, plan_of
 from tests.unit.act._scripted import ScriptedCognition, ScriptedDriver, answer
 

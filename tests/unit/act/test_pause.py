@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from executor.checkpoint_store import CheckpointStore
-from executor.gate_desk import ActionGate, Allowed, Paused
+from executor.gates.desk import ActionGate, Allowed, Paused
 from executor.models import PendingUserInput, RunStatus, StepStatus
-from executor.registry import RunnerRegistry
-from executor.service import AgentCore
-from executor.tool_engine import ToolCallEngine
-from executor.tools import StepPaused, ToolContext, ToolOutput
+from executor.run.service import AgentCore
+from executor.store.checkpoint_store import CheckpointStore
+from executor.tools.boundary import StepPaused, ToolContext, ToolOutput
+from executor.tools.engine import ToolCallEngine
+from executor.tools.registry import RunnerRegistry
 from planner.models import ExecutionPlan, Step
 
 

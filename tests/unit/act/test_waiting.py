@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from executor.confirm import ConfirmAnswer, ConfirmRequest
+from executor.gates.confirm import ConfirmAnswer, ConfirmRequest
 from executor.models import RunStatus, StepRunV1, StepStatus
 from tests.support.loop_harness import LoopHarness, plan_of
 from tests.unit.act._scripted import ScriptedDriver

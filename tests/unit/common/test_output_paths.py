@@ -22,7 +22,7 @@ import pytest
 
 from common.scrubbed_sqlite import scrubbed_db
 from common.secrecy import SecretVault, live_secrets, scrub, scrub_bytes, scrub_data
-from executor.observability import JsonFormatter
+from executor.journal.observability import JsonFormatter
 from planner.llm import LLMClient
 from planner.llm_settings import LLMSettings
 from receipts.redaction import Redactor

@@ -18,10 +18,10 @@ from common.secrecy import (
     placeholder,
     placeholder_names,
 )
-from executor.checkpoint_store import CheckpointStore
 from executor.models import RunStatus
-from executor.run_resources import RunResources
-from executor.service import AgentCore, UndeclaredSecret
+from executor.run.resources import RunResources
+from executor.run.service import AgentCore, UndeclaredSecret
+from executor.store.checkpoint_store import CheckpointStore
 from planner.models import SecretRef, secret_placeholder
 from receipts.redaction import Redactor
 

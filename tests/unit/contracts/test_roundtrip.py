@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from executor.events import RunEvent
+from executor.journal.events import RunEvent
 from executor.models import CheckpointV1, EvidenceItem, RunBundleV1, StepRunV1
 from planner.models import ExecutionPlan, GateKind, PlanMode, StepType, SubQueryRole
 
@@ -105,7 +105,7 @@ def test_bundle_and_checkpoint_round_trip(runs: list[StepRunV1], status: str) ->
 def test_events_round_trip_through_the_union() -> None:
     from pydantic import TypeAdapter
 
-    from executor.events import RunFinished, StepStarted
+    from executor.journal.events import RunFinished, StepStarted
 
     adapter: TypeAdapter[RunEvent] = TypeAdapter(RunEvent)
     bundle = RunBundleV1(trace_id="t", run_id="r", plan_id="p", exec_mode="HYBRID", run_status="SUCCESS")

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from executor.checkpoint_store import CheckpointStore
+from executor.store.checkpoint_store import CheckpointStore
 from tests.support.conductor_harness import Harness
 from tests.support.fake_tools import fake_toolbox
 

@@ -6,10 +6,10 @@ import asyncio
 import sys
 from typing import Any
 
-from executor.checkpoint_store import CheckpointStore
-from executor.conductor import RunConductor
 from executor.models import RuntimeCtxV1
-from executor.tools import ToolContext, ToolOutput
+from executor.run.conductor import RunConductor
+from executor.store.checkpoint_store import CheckpointStore
+from executor.tools.boundary import ToolContext, ToolOutput
 from planner.models import ExecutionPlan
 
 PLAN = {

@@ -6,9 +6,9 @@ from __future__ import annotations
 from common.contracts import utc_now
 from executor.act.progress import StepProgress
 from executor.act.report import describe
-from executor.action_words import actions_sentence
-from executor.answer import AnswerAssembler
 from executor.models import StepRunV1, StepStatus
+from executor.run.action_words import actions_sentence
+from executor.tools.answer import AnswerAssembler
 
 
 def test_an_act_steps_codes_become_one_sentence() -> None:

@@ -17,8 +17,6 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from executor.checkpoint_refs import CheckpointStoreError, UnknownCheckpoint, parse_ref
-from executor.checkpoint_store import CheckpointStore
 from executor.models import (
     Approval,
     BudgetStateV1,
@@ -34,8 +32,10 @@ from executor.models import (
     StepStatus,
     ToolCallV1,
 )
-from executor.store_rows import RunSummary
-from executor.store_schema import SCHEMA_VERSION
+from executor.store.checkpoint_refs import CheckpointStoreError, UnknownCheckpoint, parse_ref
+from executor.store.checkpoint_store import CheckpointStore
+from executor.store.rows import RunSummary
+from executor.store.schema import SCHEMA_VERSION
 from planner.models import Budget, ExecutionPlan, PlanMode, PolicyGate, Step, StepType, TaskSpecV1
 
 REPO_ROOT = Path(__file__).resolve().parents[3]
@@ -442,7 +442,7 @@ def test_in_memory_store_works() -> None:
 
 _CHILD = """
 import sys
-from executor.checkpoint_store import CheckpointStore
+from executor.store.checkpoint_store import CheckpointStore
 from executor.models import BudgetStateV1, EvidenceItem, StepRunV1, StepStatus
 
 store = CheckpointStore(sys.argv[1])

@@ -6,10 +6,10 @@ import re
 
 import pytest
 
-from executor.approval import ApprovalPolicy
-from executor.conductor import ResumeMismatch
-from executor.confirm import ConfirmAnswer, ConfirmRequest
+from executor.gates.approval import ApprovalPolicy
+from executor.gates.confirm import ConfirmAnswer, ConfirmRequest
 from executor.models import Approval, ExecMode, RunStatus, RuntimeCtxV1, StepStatus
+from executor.run.conductor import ResumeMismatch
 from tests.support.conductor_harness import Harness, make_plan
 from tests.support.fake_tools import FakeTool
 
@@ -450,8 +450,8 @@ async def test_run_history_is_in_the_store(harness: Harness) -> None:
 
 def test_citations_are_per_source_page() -> None:
     """Three chunks of one page and one of another: two citations, markers renumbered to match."""
-    from executor.answer import AnswerAssembler
     from executor.models import EvidenceItem, StepRunV1
+    from executor.tools.answer import AnswerAssembler
 
     page, other = "http://127.0.0.1/pricing", "http://127.0.0.1/terms"
     evidence = [
@@ -501,7 +501,7 @@ async def test_resumed_bundle_keeps_the_ui_actions_of_the_first_leg(harness: Har
 
 async def test_a_registered_runner_serves_a_custom_step_type(harness: Harness) -> None:
     """The registry grows (FIN_PRICE_FETCH -> its runner) without touching the conductor."""
-    from executor.registry import RunnerRegistry, ToolRunner
+    from executor.tools.registry import RunnerRegistry, ToolRunner
 
     harness.tools["fin_price_fetch"] = FakeTool("fin_price_fetch", evidence_per_call=1)
     registry = RunnerRegistry()
@@ -517,7 +517,7 @@ async def test_a_registered_runner_serves_a_custom_step_type(harness: Harness) -
 async def test_the_facade_runs_resumes_and_overrides_the_mode(tmp_path, harness: Harness) -> None:
     """AgentCore, the one run facade: a run pauses at its gate, resumes with the answer, and a run may
     be held to one execution mode."""
-    from executor.service import AgentCore
+    from executor.run.service import AgentCore
 
     core = AgentCore(store=harness.store, tools=harness.tools, runs_dir=tmp_path)
     plan = make_plan("C", [{"step_id": "r1", "type": "WEB_SEARCH"}, {"step_id": "a1", "type": "FORM_FILL"}])

@@ -5,8 +5,8 @@ from __future__ import annotations
 import errno
 import sqlite3
 
-from executor.checkpoint_refs import CheckpointStoreError
-from executor.disk_full import disk_full, sentence
+from executor.store.checkpoint_refs import CheckpointStoreError
+from executor.store.disk_full import disk_full, sentence
 
 
 def _wrapped(inner: BaseException) -> CheckpointStoreError:

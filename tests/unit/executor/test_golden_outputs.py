@@ -14,7 +14,7 @@ from typing import Any
 
 import pytest
 
-from executor.approval import ApprovalPolicy
+from executor.gates.approval import ApprovalPolicy
 from executor.models import RunBundleV1, RuntimeCtxV1
 from tests.support.conductor_harness import Harness, make_plan
 from tests.support.fake_tools import FakeTool

@@ -8,11 +8,11 @@ from pathlib import Path
 
 from browser.events import DialogEvent
 from browser.models import ActionOutcome, PageCapture, parse_action
-from executor.checkpoint_store import CheckpointStore
-from executor.events import ActionPerformed, EventBus, RunEvent
-from executor.journal import ActionRecorded, Noted, RunJournal, RunOpened, SourceRead
-from executor.journal import PlanRevised as Revised
-from executor.journal_views import views
+from executor.journal.events import ActionPerformed, EventBus, RunEvent
+from executor.journal.run_journal import ActionRecorded, Noted, RunJournal, RunOpened, SourceRead
+from executor.journal.run_journal import PlanRevised as Revised
+from executor.journal.views import views
+from executor.store.checkpoint_store import CheckpointStore
 from planner.models import ExecutionPlan
 from receipts.layout import RunFolder
 from receipts.recorder import JsonlRecorder

@@ -7,9 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from executor.checkpoint_store import CheckpointStore
-from executor.conductor import RunConductor
 from executor.models import RunStatus, RuntimeCtxV1, StepStatus
+from executor.run.conductor import RunConductor
+from executor.store.checkpoint_store import CheckpointStore
 from planner.models import ExecutionPlan
 from tests.unit.executor.kill_target import PLAN, Announcer
 

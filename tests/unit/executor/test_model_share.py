@@ -1,12 +1,12 @@
-"""The model's share of a run's time (executor/model_share.py): at most 60% of the time budget for
+"""The model's share of a run's time (executor/run/model_share.py): at most 60% of the time budget for
 model calls between them, never the last 20% (at least 10 s), planning's calls not counted."""
 
 from __future__ import annotations
 
 import pytest
 
-from executor.budget import BudgetEnforcer
-from executor.model_share import run_share, tool_part
+from executor.run.budget import BudgetEnforcer
+from executor.run.model_share import run_share, tool_part
 from planner.metering import ModelUsage
 from planner.models import Budget, ExecutionPlan, PlanMode, Step, StepType
 from tests.support.virtual_time import ManualClock

@@ -1,11 +1,11 @@
 """The heal cascade's first stage keeps what a redesign rarely changes: a selector's tag and its
-attribute tests, without ids and classes (executor/replay_heal.py)."""
+attribute tests, without ids and classes (executor/run/replay_heal.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from executor.replay_heal import stable_selector
+from executor.run.replay_heal import stable_selector
 
 
 @pytest.mark.parametrize(

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from executor.replay import REPLAY_DRIFT, REPLAY_NOTHING, REPLAY_OK, ReplayReport, ReplayStep
-from executor.replay_gates import DECLINED_HERE
+from executor.run.replay import REPLAY_DRIFT, REPLAY_NOTHING, REPLAY_OK, ReplayReport, ReplayStep
+from executor.run.replay_gates import DECLINED_HERE
 
 
 def test_a_run_whose_every_step_was_declined_replays_nothing_and_exits_6() -> None:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from executor.budget import BudgetEnforcer
 from executor.models import StepRunV1, StepStatus
-from executor.revision import PlanReviser, merge_plan, reviewed
+from executor.run.budget import BudgetEnforcer
+from executor.run.revision import PlanReviser, merge_plan, reviewed
 from planner.critic import review_plan
 from planner.models import Budget, ExecutionPlan
 from planner.service import PlanResult

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from executor.approval import ApprovalPolicy
-from executor.checkpoint_store import CheckpointStore
+from executor.gates.approval import ApprovalPolicy
 from executor.models import ExecMode, RunBundleV1, RunStatus, RuntimeCtxV1, StepStatus
+from executor.store.checkpoint_store import CheckpointStore
 from planner.models import ExecutionPlan, StepType
 from tests.support.conductor_harness import Harness
 from tests.support.fake_tools import FakeTool, fake_toolbox

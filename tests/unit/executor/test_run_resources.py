@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from executor.confirm import ConfirmAnswer, ConfirmRequest
+from executor.gates.confirm import ConfirmAnswer, ConfirmRequest
 from executor.models import Approval, RunStatus, RuntimeCtxV1
-from executor.run_resources import RunResources
-from executor.tools import ToolContext, ToolOutput
+from executor.run.resources import RunResources
+from executor.tools.boundary import ToolContext, ToolOutput
 from receipts.layout import RunFolder
 from receipts.models import GateDecisionRecord
 from receipts.report import read_records

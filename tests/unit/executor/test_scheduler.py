@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from executor.models import ExecMode, StepRunV1, StepStatus
-from executor.scheduler import StepScheduler
+from executor.run.scheduler import StepScheduler
 from planner.models import Step
 
 

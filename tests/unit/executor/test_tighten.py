@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from executor.tighten import CHANNEL_GATE, Restrictions, tighten
+from executor.gates.tighten import CHANNEL_GATE, Restrictions, tighten
 from planner.models import ExecutionPlan, TaskSpecV1
 
 

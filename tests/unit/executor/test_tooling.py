@@ -9,7 +9,6 @@ import random
 
 import pytest
 
-from executor.budget import BudgetEnforcer
 from executor.errors import (
     BudgetExceeded,
     FatalToolError,
@@ -17,9 +16,10 @@ from executor.errors import (
     RetryableToolError,
     ToolTimeoutError,
 )
-from executor.observability import bind_log_context, configure_json_logging, log
-from executor.rate_limit import RateLimitShield, TokenBucket
-from executor.retry import RetryBackoffManager, RetryPolicy, is_retryable
+from executor.journal.observability import bind_log_context, configure_json_logging, log
+from executor.run.budget import BudgetEnforcer
+from executor.tools.rate_limit import RateLimitShield, TokenBucket
+from executor.tools.retry import RetryBackoffManager, RetryPolicy, is_retryable
 from planner.models import Budget
 from tests.support.virtual_time import ManualClock
 

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from executor.budget import BudgetEnforcer
 from executor.errors import BudgetExceeded
 from executor.models import BudgetStateV1
+from executor.run.budget import BudgetEnforcer
 from planner.metering import IMAGE_TOKENS, ModelUsage, estimate_prompt, metered, report
 from planner.models import Budget, ExecutionPlan
 

@@ -6,7 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from executor.models import EvidenceItem, RuntimeCtxV1
-from executor.tools import ToolContext
+from executor.tools.boundary import ToolContext
 from planner.models import ExecutionPlan, Step, TaskSpecV1
 
 SITE_DIR_PARTS = ("tests", "fixtures", "site", "research")

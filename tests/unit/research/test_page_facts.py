@@ -9,7 +9,7 @@ from executor.errors import FatalToolError
 from executor.models import RuntimeCtxV1
 from executor.research import page_facts
 from executor.research.synth_tools import ComputeTool
-from executor.tools import ToolContext
+from executor.tools.boundary import ToolContext
 from planner.asks import AnswerAsk
 from planner.models import StepType
 from planner.rules import plan_rules

@@ -6,7 +6,6 @@ from pathlib import Path
 import pytest
 
 from executor.errors import FatalToolError
-from executor.registry import DEFAULT_TOOL_KEYS
 from executor.research.extract import PageContent
 from executor.research.factory import research_tools
 from executor.research.reader import Reader, ReadResult
@@ -16,7 +15,8 @@ from executor.research.search import (
     LocalFolderProvider,
     SearchResult,
 )
-from executor.run_resources import RunResources
+from executor.run.resources import RunResources
+from executor.tools.registry import DEFAULT_TOOL_KEYS
 from planner.models import StepType
 from tests.support.fake_driver import FakeDriver
 from tests.unit.research._helpers import context, ev

@@ -1,0 +1,1 @@
+"""The run journal, its subscribers, the event bus and the run's log lines."""
