@@ -59,9 +59,9 @@ def _clock_part(option: str) -> str:
 def same_slot(a: str, b: str) -> bool:
     """Two ways of writing one time of day ("7:00 PM", "19:00"), one date ("12 March 2027",
     "2027-03-12") or one weekday ("Thursday", "thứ Năm")."""
-    day = date_value(a) or long_date(a)
-    if day is not None:
-        return day == (date_value(b) or long_date(b))
+    iso = date_value(a) or long_date(a)
+    if iso is not None:
+        return iso == (date_value(b) or long_date(b))
     clock = clock_value(_clock_part(a))
     if clock is not None:
         return clock == clock_value(_clock_part(b))
