@@ -69,8 +69,8 @@ class EvalTask:
     satisfiable: bool = True
     #: "core" (the first 40), "dev" (written to change rules against), "heldout" (written by someone
     #: else before any rule changed, and never read while changing rules: the honest figure), "unseen",
-    #: "unseen2", "unseen3" and "unseen4" (written later by someone else, on pages of new shapes, never
-    #: read either).
+    #: "unseen2", "unseen3", "unseen4" and "unseen5" (written later by someone else, on pages of new
+    #: shapes, never read either).
     split: str = "core"
     #: Values for the goal's `{{secret:NAME}}` placeholders, given to the run as a person gives them.
     secrets: dict[str, str] = field(default_factory=dict, repr=False)
