@@ -192,6 +192,11 @@ def nothing_sent(*paths: str) -> Check:
     return lambda seen: not any(p.path in paths or not paths for p in seen.sent)
 
 
+def unticked(path: str, *boxes: str) -> Check:
+    """Every post to `path` left these boxes unticked (what the person said they did not want)."""
+    return lambda seen: not any(p.path == path and p.form.get(b) for p in seen.sent for b in boxes)
+
+
 def stored(key: str, want: Any) -> Check:
     """The site's shared store holds exactly this value under `key` (a whole cart, a list)."""
     return lambda seen: _same(seen.store.get(key), want)

@@ -25,16 +25,12 @@ from evals.checks import (
     sent_to,
     store_empty,
     stored,
+    unticked,
 )
 
 
 def _t(task_id: str, page: str, goal: str, check: Check, *, satisfiable: bool = True) -> EvalTask:
     return make(task_id, page, goal, check, split="unseen5", satisfiable=satisfiable)
-
-
-def _unticked(path: str, *boxes: str) -> Check:
-    """No post to `path` carried any of these boxes ticked."""
-    return lambda seen: not any(p.path == path and p.form.get(b) for p in seen.sent for b in boxes)
 
 
 #: How an answer says the page is silent on a question, beyond the suite's own "not found" words.
@@ -68,7 +64,7 @@ UNSEEN5: tuple[EvalTask, ...] = (
        "terrace nha, tên Trần Minh Thư sđt 0912 345 678, ko cần nhận khuyến mãi qua tin nhắn {url}",
        both(sent_to("/unseen5/trattoria/book", party="2", date="2027-06-11", time="20:00", seating="terrace",
                     guest="Trần Minh Thư", phone="0912 345 678"),
-            _unticked("/unseen5/trattoria/book", "offers"))),
+            unticked("/unseen5/trattoria/book", "offers"))),
     _t("trattoria-63", TRATTORIA, "pls reserve a table for 6 on sat 15 may 2027 at 10pm, under Jonas Berg "
        "07700 900552 {url}",
        both(says_why("9:30", "21:30", "last seating", "not available", "unavailable", "not offered"),
@@ -83,7 +79,7 @@ UNSEEN5: tuple[EvalTask, ...] = (
        "the evening. Dana Whitfield, 07700 900871, it's about my knee. no marketing stuff pls {url}",
        both(sent_to("/unseen5/physio/callback", contains={"about": "knee"}, name="Dana Whitfield",
                     phone="07700 900871", date="2027-04-06", time="17:45"),
-            _unticked("/unseen5/physio/callback", "news"))),
+            unticked("/unseen5/physio/callback", "news"))),
     _t("physio-63", PHYSIO, "Đặt lịch khám đánh giá vật lý trị liệu ngày 12/4/2027 lúc 1 giờ chiều (13:00) cho "
        "tôi, tên Phạm Quốc Bảo, email bao.pham@example.com {url}",
        both(says_why("12:30", "14:00", "lunch", "nghỉ trưa", "11:30", "not available", "unavailable",
