@@ -69,8 +69,8 @@ class EvalTask:
     satisfiable: bool = True
     #: "core" (the first 40), "dev" (written to change rules against), "heldout" (written by someone
     #: else before any rule changed, and never read while changing rules: the honest figure), "unseen",
-    #: "unseen2", "unseen3" and "unseen4" (written later by someone else, on pages of new shapes, never
-    #: read either).
+    #: "unseen2", "unseen3", "unseen4" and "unseen5" (written later by someone else, on pages of new
+    #: shapes, never read either).
     split: str = "core"
     #: Values for the goal's `{{secret:NAME}}` placeholders, given to the run as a person gives them.
     secrets: dict[str, str] = field(default_factory=dict, repr=False)
@@ -190,6 +190,11 @@ def sent_to(path: str, *, contains: dict[str, str] | None = None, **expected: st
 def nothing_sent(*paths: str) -> Check:
     """No post reached these paths (accepted or not); with no path, no post at all."""
     return lambda seen: not any(p.path in paths or not paths for p in seen.sent)
+
+
+def unticked(path: str, *boxes: str) -> Check:
+    """Every post to `path` left these boxes unticked (what the person said they did not want)."""
+    return lambda seen: not any(p.path == path and p.form.get(b) for p in seen.sent for b in boxes)
 
 
 def stored(key: str, want: Any) -> Check:

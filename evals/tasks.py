@@ -2,7 +2,7 @@
 
 The core tasks live here; the tasks on the five site-like page sets live in evals/tasks_dev.py and
 evals/tasks_heldout.py, and those on newer pages in evals/tasks_unseen.py, evals/tasks_unseen2.py,
-evals/tasks_unseen3.py and evals/tasks_unseen4.py.
+evals/tasks_unseen3.py, evals/tasks_unseen4.py and evals/tasks_unseen5.py.
 What a checker may read, and when a task counts as solved (its check passes and the status is the
 right one), is in evals/checks.py.
 """
@@ -28,6 +28,7 @@ from evals.tasks_unseen import UNSEEN
 from evals.tasks_unseen2 import UNSEEN2
 from evals.tasks_unseen3 import UNSEEN3
 from evals.tasks_unseen4 import UNSEEN4
+from evals.tasks_unseen5 import UNSEEN5
 
 
 def _t(
@@ -129,8 +130,8 @@ CORE: tuple[EvalTask, ...] = (
 #: The core tasks, then the ones on the five site-like page sets (written before any rule was tuned
 #: on them): the dev half, read while changing rules, and the held-out half, never read then; then the
 #: unseen splits, written by someone else on pages of new shapes (evals/tasks_unseen.py,
-#: evals/tasks_unseen2.py, evals/tasks_unseen3.py and evals/tasks_unseen4.py).
-TASKS: tuple[EvalTask, ...] = CORE + DEV + HELDOUT + UNSEEN + UNSEEN2 + UNSEEN3 + UNSEEN4
+#: evals/tasks_unseen2.py, evals/tasks_unseen3.py, evals/tasks_unseen4.py and evals/tasks_unseen5.py).
+TASKS: tuple[EvalTask, ...] = CORE + DEV + HELDOUT + UNSEEN + UNSEEN2 + UNSEEN3 + UNSEEN4 + UNSEEN5
 
 
 def select(pattern: str | None) -> list[EvalTask]:
