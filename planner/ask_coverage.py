@@ -15,7 +15,7 @@ from collections.abc import Iterable, Sequence
 
 from planner._text import fold
 from planner.ask_verbs import verb_of
-from planner.asks import Ask, FillAsk, SubmitAsk
+from planner.asks import Ask, ChooseAsk, FillAsk, SubmitAsk
 from planner.booking_fields import party_size
 from planner.slots import EMAIL, PHONE, clock_value, date_value, long_date
 
@@ -30,7 +30,7 @@ _COUNTED = re.compile(
 )
 #: A time of day or a day of the week: "at 7pm", "19:30", "on Friday", "thứ Sáu", "Chủ nhật".
 _WHEN = re.compile(
-    r"(?i)(?<![\w:])\d{1,2}(?::\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|h\b|giờ(?:\s*\d{2})?(?:\s+(?:sáng|trưa|chiều|tối))?\b)|"
+    r"(?i)(?<![\w:.])\d{1,2}(?:[:.]\d{2})?\s*(?:am|pm|a\.m\.|p\.m\.|h\b|giờ(?:\s*\d{2})?(?:\s+(?:sáng|trưa|chiều|tối))?\b)|"
     r"\b(?:monday|tuesday|wednesday|"
     r"thursday|friday|saturday|sunday)\b|\bthứ\s+(?:hai|ba|tư|năm|sáu|bảy)\b|\bchủ\s+nhật\b"
 )
@@ -144,6 +144,17 @@ def _typed_fill(value: str, task: str) -> FillAsk | None:
     return None
 
 
+#: "an appointment with Anna Lee", "với bác sĩ Trần Văn Minh": the one the booking is with.
+_WITH = r"(?:with|với)\s+(?:(?:dr|doctor|bác sĩ|bs|thầy|cô|anh|chị)\.?\s+)?"
+
+
+def _with_whom(value: str, task: str) -> ChooseAsk | None:
+    """A name said as whom a booking is with is picked among the people the form offers."""
+    if _NAME.fullmatch(value) and re.search(rf"(?i)\b{_WITH}{re.escape(value)}\b", task):
+        return ChooseAsk(option=value)
+    return None
+
+
 def _login(asks: Sequence[Ask]) -> bool:
     """A sign-in is given a username ("as jo"), never a person's name to type."""
     return any(isinstance(a, SubmitAsk) and a.purpose == "login" for a in asks)
@@ -166,13 +177,13 @@ def cover(task: str, asks: list[Ask], forbidden: list[str], unread: list[str]) -
         held = narrow if _EXCEPT.fullmatch(value) else said
         if fold(value.lower()) in held or (_COUNTED.fullmatch(value) and _held(value, tokens)):
             continue
-        fill = _typed_fill(value, task) if acting else None
-        if fill is not None and fill.field == "name" and _login(asks):
+        fill: Ask | None = (_with_whom(value, task) or _typed_fill(value, task)) if acting else None
+        if isinstance(fill, FillAsk) and fill.field == "name" and _login(asks):
             fill = None
-        if fill is not None and fill.field not in filled:
+        if isinstance(fill, ChooseAsk) or (isinstance(fill, FillAsk) and fill.field not in filled):
             submit = next((i for i, a in enumerate(new_asks) if a.kind == "submit"), len(new_asks))
-            new_asks.insert(submit, fill)  # typed before the form is sent
-            filled.add(fill.field)
+            new_asks.insert(submit, fill)  # typed (or picked) before the form is sent
+            filled.add(fill.field if isinstance(fill, FillAsk) else "")
         else:
             new_unread.append(value)
     return new_asks, new_unread

@@ -233,7 +233,9 @@ def _each_asked(question: str) -> list[str]:
     return [f"{m.group('qw')} {p if _OF_WHAT.search(p) else p + of}?" for p in parts if p.strip()]
 
 
-_LOCATE = re.compile(r"(?i)^find\s+(?P<what>(?:the|my)\s+(?!\w+est\b|best\b|right\b|good\b).+)$")
+_LOCATE = re.compile(
+    r"(?i)^find\s+(?P<what>(?:the|my)\s+(?!\w+est\b|best\b|right\b|good\b|top\b|top-\w+|most\b|highly\b|popular\b).+)$"
+)
 
 
 def _found_then_used(asks: list[Ask]) -> list[Ask]:

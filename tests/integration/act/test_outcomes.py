@@ -325,6 +325,7 @@ async def test_a_filter_that_snaps_back_is_not_a_success(act_harness: ActHarness
     ("task", "sent"),
     [
         ("Book a table for 4 at 7pm on Friday at {url} for Jo Smith", ("4", "Friday", "19:00", "Jo Smith")),
+        ("Reserve a table for 3 at 7.30pm Saturday at {url} for Jo Li", ("3", "Saturday", "19:30", "Jo Li")),
         (
             "Đặt bàn cho 6 người lúc 6 giờ 30 tối thứ Năm tại {url}, tên Nguyễn Văn An",
             ("6", "Thursday", "18:30", "Nguyễn Văn An"),
@@ -396,3 +397,29 @@ async def test_a_date_field_takes_the_date_written_out_and_never_a_weekday(
     assert bundle.run_status is not RunStatus.SUCCESS
     assert 'Date is empty; "Friday" was not entered' in (bundle.reason or ""), bundle.reason
     assert site.post_count("/table") == 1  # only the first booking was sent
+
+
+@pytest.mark.parametrize(
+    ("task", "who"),
+    [
+        (
+            "Book a physio appointment with Anna Lee on 12/3/2027 at 14:30 at {url}, email jo@example.com",
+            "anna",
+        ),
+        (
+            "Đặt lịch với bác sĩ Trần Văn Minh lúc 14:30 ngày 12/3/2027 tại {url}, email jo@example.com",
+            "minh",
+        ),
+    ],
+)
+async def test_an_appointment_is_booked_with_the_person_named(
+    act_harness: ActHarness, site: FixtureSite, task: str, who: str
+) -> None:
+    """ "with Anna Lee" picks her in the form's list of therapists; it used to be left unread."""
+    site.clear_posts()
+    bundle = await act_harness.run(plan_rules(task.format(url=site.url("/physio.html"))), confirm=Answer(),
+                                   policy=ApprovalPolicy.ALL)  # fmt: skip
+    assert bundle.run_status is RunStatus.SUCCESS, bundle.reason
+    [body] = site.post_bodies("/physio")
+    form = {k: v[0] for k, v in parse_qs(body.decode()).items()}
+    assert form == {"therapist": who, "date": "2027-03-12", "time": "14:30", "email": "jo@example.com"}
