@@ -182,13 +182,13 @@ class Moves:
         if el.value is not None and not el.value_hidden and el.value.strip() == value.strip():
             return Done()
         if el.tag == "select" or el.options:
-            option = option_for(value, el.options, g.words_score) or value
-            if el.value == option:
-                return Done()
-            if g.words_score(value, option) < g.MATCH and not same_slot(value, option):
+            option = option_for(value, el.options, g.words_score)
+            if option is None or (g.words_score(value, option) < g.MATCH and not same_slot(value, option)):
                 return Elsewhere(
                     f'"{el.name}" has no option "{value}" (it offers {", ".join(el.options[:6])})'
                 )
+            if el.value == option:
+                return Done()
             action = {"kind": "select", "target": {"index": el.index}, "value": option}
         else:
             action = {"kind": "fill", "target": {"index": el.index}, "value": value}

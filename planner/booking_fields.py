@@ -42,12 +42,17 @@ def weekday_of(text: str) -> int | None:
 
 def option_for(value: str, options: Sequence[str], score: Callable[[str, str], float]) -> str | None:
     """The option standing for `value`: the same time of day or weekday however it is written
-    ("7:00 PM" for "19:00", "Thursday" for "thứ Năm"), else the best scoring by `score`; None when
-    there are no options."""
+    ("7:00 PM" for "19:00", "Thursday" for "thứ Năm"; None when no option is that slot), else the best
+    scoring by `score`; None when there are no options."""
     same = [o for o in options if same_slot(value, o)]
-    if same:
-        return same[0]
+    if same or _is_slot(value):  # "2027-03-13" shares most of "2027-03-12"'s words and is another day
+        return same[0] if same else None
     return max(options, key=lambda o: score(value, o), default=None)
+
+
+def _is_slot(value: str) -> bool:
+    """A time of day, a date or a weekday: matched by what it means, never by shared words."""
+    return bool(date_value(value) or long_date(value) or clock_value(value)) or weekday_of(value) is not None
 
 
 def _clock_part(option: str) -> str:

@@ -68,7 +68,7 @@ def counts_it(question: str, value: str, line: str) -> bool:
 
 _VI_TIME = r"phút|giờ|ngày|tháng|năm"
 _TIME = rf"(?:seconds?|secs?|s|minutes?|mins?|min|m|hours?|hrs?|h|days?|weeks?|months?|years?|{_VI_TIME})"
-_LENGTH = r"(?:metres?|meters?|m|km|kilometres?|kilometers?|miles?|mi|cm|mm|ft|feet|foot|inches|in|yards?)"
+_LENGTH = r"(?:metres?|meters?|m|km|kilometres?|kilometers?|miles?|mi|cm|mm|ft|feet|foot|inches|yards?)"
 _WEIGHT = r"(?:kg|g|grams?|kilograms?|lbs?|pounds?|tons?|tonnes?)"
 _AREA = r"m²|m2|sq ?ft|square (?:feet|metres?|meters?)|acres?|hectares?|ha"
 _SIZE = rf"(?:{_LENGTH}|{_AREA}|gb|mb|tb|kb|pages|rooms)"

@@ -277,3 +277,8 @@ def test_a_measure_is_a_number_with_its_unit(question: str, text: str, value: st
 def test_a_bare_number_measures_nothing_asked(question: str, text: str) -> None:
     """ "How long is the episode" is not answered by a year or a count on the episode's line."""
     assert find_fact(question, "number", text) is None
+
+
+def test_a_count_beside_in_is_not_a_length() -> None:
+    """ "2 in the area" is two of something, not two inches."""
+    assert find_fact("how far is the station?", "number", "There are 2 in the area near the station.") is None

@@ -46,3 +46,11 @@ def test_a_list_offers_the_same_time_or_day_however_it_is_written() -> None:
     assert option_for("19:00", times, words_score) == "7:00 PM (2 tables left)"
     assert option_for("thứ Năm", ["Wednesday", "Thursday"], words_score) == "Thursday"
     assert same_slot("Fri", "thứ Sáu") and not same_slot("19:00", "7:30 PM")
+
+
+def test_a_time_or_date_not_offered_is_no_option_however_close_its_words() -> None:
+    """ "2027-03-13" shares most of "2027-03-12"'s words; picking it would book another day."""
+    assert option_for("2027-03-12", ["2027-03-13", "2027-03-14"], words_score) is None
+    assert option_for("19:00", ["18:00", "19:30"], words_score) is None
+    assert option_for("Friday", ["Thursday", "Saturday"], words_score) is None
+    assert option_for("4", ["2 people", "4 people"], words_score) == "4 people"
