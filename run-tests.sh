@@ -19,4 +19,4 @@ export QT_QPA_PLATFORM="${QT_QPA_PLATFORM:-offscreen}"
 if [ "$fast" = 1 ]; then
   exec "$WAYPOST_VENV/bin/python" -m pytest -m "not browser and not slow" "$@"
 fi
-exec "$WAYPOST_VENV/bin/python" -m pytest --durations=15 "$@"
+exec "$WAYPOST_VENV/bin/python" -m pytest --durations=25 "$@"

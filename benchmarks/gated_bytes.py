@@ -103,7 +103,7 @@ async def one_run(driver: PlaywrightDriver, url: str, folder: Path, n: int) -> t
     limits = LoopLimits(max_actions=n + 2)
     ask = asker(recorder, folder.name, "s1")
     loop = ActLoop(env, LoopSpec(url=url, actions=actions(n)), gate=None, progress=StepProgress(),
-                   limits=limits, ask=ask)  # type: ignore[arg-type]  # fmt: skip
+                   limits=limits, clear_action=ask)  # type: ignore[arg-type]  # fmt: skip
     started, cpu = time.perf_counter(), time.process_time()
     result = await loop.run()
     await recorder.finish("SUCCESS", final_state=await driver.capture(screenshot=True))

@@ -143,9 +143,9 @@ async def main(runs: int, io_ms: float, first_show: FirstShow) -> None:
         c = window.controller
         for name in (
             "plan_ready",
-            "run_started",
-            "step_started",
-            "step_finished",
+            "run_opened",
+            "step_begun",
+            "step_recorded",
             "gate_requested",
             "gate_closed",
             "run_finished",

@@ -47,28 +47,29 @@ class RunController(QObject):
     plan_ready = Signal(object)
     #: The plan about to run, or a resumed run's plan loaded from the store (ExecutionPlan).
     plan_loaded = Signal(object)
-    #: The run began or resumed (executor.journal.events.RunStarted).
-    run_started = Signal(object)
-    #: A step began (executor.journal.events.StepStarted).
-    step_started = Signal(object)
-    #: A step ended, with status, duration and tool calls (executor.models.StepRunV1).
-    step_finished = Signal(object)
-    #: One tool call ended (executor.journal.events.ToolCallFinished).
-    tool_call_finished = Signal(object)
+    #: The run began or resumed (executor.journal.events.RunOpened).
+    run_opened = Signal(object)
+    #: A step began (executor.journal.events.StepBegun).
+    step_begun = Signal(object)
+    #: A step ran or was settled without running, or an earlier leg's step on resume: its status,
+    #: duration and tool calls (executor.models.StepRunV1).
+    step_recorded = Signal(object)
+    #: One tool call ended (executor.journal.events.ToolCalled).
+    tool_called = Signal(object)
     #: The run waits on a person: show the gate dialog (executor.gates.confirm.ConfirmRequest).
     gate_requested = Signal(object)
-    #: The run was checkpointed at a gate before asking (executor.journal.events.GatePending).
-    gate_pending_saved = Signal(object)
+    #: The run was checkpointed at a gate before asking (executor.journal.events.GateAsked).
+    gate_asked = Signal(object)
     #: The pending gate question is over, however it ended (the ConfirmAnswer value as str).
     gate_closed = Signal(str)
-    #: A gate was approved or denied (executor.journal.events.GateDecided).
-    gate_decided = Signal(object)
+    #: A gate was approved or denied (executor.journal.events.GateAnswered).
+    gate_answered = Signal(object)
     #: A source was added to the evidence ledger (executor.journal.events.EvidenceAdded).
     evidence_added = Signal(object)
-    #: A browser action happened, with the latest screenshot (executor.journal.events.ActionPerformed).
-    action_performed = Signal(object)
-    #: Research read a page, with its picture when one was taken (executor.journal.events.PageRead).
-    page_read = Signal(object)
+    #: A browser action happened, with the latest screenshot (executor.journal.events.ActionRecorded).
+    action_recorded = Signal(object)
+    #: Research read a page, with its picture when one was taken (executor.journal.events.SourceRead).
+    source_read = Signal(object)
     #: The run moved to a new plan version after a failed step (executor.journal.events.PlanRevised).
     plan_revised = Signal(object)
     #: Budget used so far (executor.models.BudgetStateV1).
@@ -414,7 +415,7 @@ class RunController(QObject):
         self.plan_loaded.emit(plan)
         done = self.core.store.load(run_id)  # what earlier legs finished, as the window saw it then
         for step_run in done.step_runs.values():
-            self.step_finished.emit(step_run)
+            self.step_recorded.emit(step_run)
         self.budget_updated.emit(done.budget)
         bus = self._pump.new_bus()
         run = self.core.resume(
@@ -423,25 +424,25 @@ class RunController(QObject):
         self.run_finished.emit(await self._pump.drive(bus, run))
 
     def _emit(self, event: RunEvent) -> None:
-        if event.kind == "run_finished":
+        if event.kind == "run_closed":
             return  # reported once the run coroutine returned (EventPump.drive)
-        if event.kind == "run_started":
+        if event.kind == "run_opened":
             self._run_id = event.run_id
             self.history_changed.emit()
-        if event.kind == "step_finished":
-            self.step_finished.emit(event.step_run)
+        if event.kind == "step_recorded":
+            self.step_recorded.emit(event.step_run)
         elif event.kind == "budget_updated":
             self.budget_updated.emit(event.state)
         else:
             signal = {
-                "run_started": self.run_started,
-                "step_started": self.step_started,
-                "tool_call_finished": self.tool_call_finished,
-                "gate_pending": self.gate_pending_saved,
-                "gate_decided": self.gate_decided,
+                "run_opened": self.run_opened,
+                "step_begun": self.step_begun,
+                "tool_called": self.tool_called,
+                "gate_asked": self.gate_asked,
+                "gate_answered": self.gate_answered,
                 "evidence_added": self.evidence_added,
-                "action_performed": self.action_performed,
-                "page_read": self.page_read,
+                "action_recorded": self.action_recorded,
+                "source_read": self.source_read,
                 "plan_revised": self.plan_revised,
             }[event.kind]
             signal.emit(event)

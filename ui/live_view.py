@@ -25,7 +25,7 @@ from ui.screenshot import ScreenshotLabel
 from ui.theme import status_colour
 
 if TYPE_CHECKING:  # the core's types: the window paints before they load (docs/architecture.md)
-    from executor.journal.events import ActionPerformed, PageRead, StepStarted
+    from executor.journal.events import ActionRecorded, SourceRead, StepBegun
     from executor.models import BudgetStateV1
     from planner.models import Budget
 
@@ -219,12 +219,12 @@ class LiveView(QWidget):
         bar.setFormat(f"{fmt.format(used)} / {fmt.format(limit)}")
 
     @Slot(object)
-    def on_step_started(self, event: StepStarted) -> None:
+    def on_step_begun(self, event: StepBegun) -> None:
         self.action_label.setText(f"Working on: {event.name or event.step_type}")
         self.set_clock_running(True)
 
     @Slot(object)
-    def on_action_performed(self, event: ActionPerformed) -> None:
+    def on_action_recorded(self, event: ActionRecorded) -> None:
         self.action_label.setText(describe_action(event.action, event.status))
         self.action_label.setToolTip(f"{event.action.get('kind')}: {event.status} {event.message}".strip())
         self.url_label.setText(event.url or "")
@@ -232,7 +232,7 @@ class LiveView(QWidget):
             self._latest = event.screenshot_path
 
     @Slot(object)
-    def on_page_read(self, event: PageRead) -> None:
+    def on_source_read(self, event: SourceRead) -> None:
         """Research reads a page: its title, its address and (when taken) its picture."""
         self.action_label.setText(f"Reading: {event.title or event.url}")
         self.url_label.setText(event.url)

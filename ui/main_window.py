@@ -36,7 +36,7 @@ from ui.words import mode_words, named_steps, outcome_words, replay_words
 
 if TYPE_CHECKING:  # the core's types and the late parts: the window paints first (architecture.md)
     from executor.gates.confirm import ConfirmRequest
-    from executor.journal.events import RunStarted
+    from executor.journal.events import RunOpened
     from executor.models import RunBundleV1
     from executor.run.replay import ReplayReport
     from executor.store.rows import RunSummary
@@ -153,15 +153,15 @@ class MainWindow(QMainWindow):
         self.task_panel.run_requested.connect(self._on_run_requested)
         c.plan_ready.connect(self._on_plan_ready)
         c.plan_loaded.connect(self._on_plan_loaded)
-        c.run_started.connect(self._on_run_started)
-        c.step_started.connect(self.plan_view.on_step_started)
-        c.step_started.connect(self.live_view.on_step_started)
-        c.step_finished.connect(self.plan_view.on_step_finished)
+        c.run_opened.connect(self._on_run_opened)
+        c.step_begun.connect(self.plan_view.on_step_begun)
+        c.step_begun.connect(self.live_view.on_step_begun)
+        c.step_recorded.connect(self.plan_view.on_step_recorded)
         c.plan_revised.connect(self.plan_view.on_plan_revised)
         c.gate_requested.connect(self._on_gate_requested)
         c.gate_closed.connect(self._on_gate_closed)
-        c.action_performed.connect(self.live_view.on_action_performed)
-        c.page_read.connect(self.live_view.on_page_read)
+        c.action_recorded.connect(self.live_view.on_action_recorded)
+        c.source_read.connect(self.live_view.on_source_read)
         c.budget_updated.connect(self.live_view.on_budget_updated)
         c.run_finished.connect(self._on_run_finished)
         c.run_finished.connect(self.resume_flow.on_run_finished)
@@ -290,7 +290,7 @@ class MainWindow(QMainWindow):
         self.live_view.set_budget(plan.budget)
 
     @Slot(object)
-    def _on_run_started(self, event: RunStarted) -> None:
+    def _on_run_opened(self, event: RunOpened) -> None:
         self.answer_panel.clear()
         self.task_panel.clear_notice()  # an earlier note (where a run waited) is past
         self._declined_step = None
@@ -324,7 +324,7 @@ class MainWindow(QMainWindow):
     def _on_run_finished(self, bundle: RunBundleV1) -> None:
         self.answer_panel.show_bundle(bundle, self._declined_step)
         for run in bundle.step_runs:
-            self.plan_view.on_step_finished(run)
+            self.plan_view.on_step_recorded(run)
         self.plan_view.model.stop_unfinished()
         self.tabs.setCurrentWidget(self.answer_panel)
         # Receipts shows the run that just finished (not whatever was opened before).

@@ -26,7 +26,7 @@ from ui.theme import status_colour, tokens
 from ui.words import mode_words, step_words
 
 if TYPE_CHECKING:  # the core's types: the window paints before they load (docs/architecture.md)
-    from executor.journal.events import PlanRevised, StepStarted
+    from executor.journal.events import PlanRevised, StepBegun
     from executor.models import StepRunV1
     from planner.models import ExecutionPlan, Step
 
@@ -246,11 +246,11 @@ class PlanView(QWidget):
         self.summary.setText(revision_line(event))
 
     @Slot(object)
-    def on_step_started(self, event: StepStarted) -> None:
+    def on_step_begun(self, event: StepBegun) -> None:
         self.model.set_status(event.step_id, "RUNNING")
 
     @Slot(object)
-    def on_step_finished(self, run: StepRunV1) -> None:
+    def on_step_recorded(self, run: StepRunV1) -> None:
         self.model.set_step_run(run)
 
     def mark_waiting(self, step_id: str) -> None:

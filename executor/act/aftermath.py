@@ -34,7 +34,7 @@ from executor.act.risk import SAFE_MODE_ONLY, Risk, blocked, covered, request_ri
 from executor.gates.desk import ActionGate, Allowed, Cleared, Denied
 from executor.journal.run_journal import Noted
 from executor.models import GateDecisionV1
-from executor.tools.boundary import ActionAsker
+from executor.tools.boundary import ActionClearer
 
 _SHOWN = 120
 
@@ -44,12 +44,12 @@ def concerns(method: str, url: str) -> bool:
     return request_risk(method, url) is not None
 
 
-def one_at_a_time(ask: ActionAsker | None) -> ActionAsker | None:
-    """The step's asker, serialised: a held request's question never overlaps an action's."""
-    if ask is None:
+def one_at_a_time(clear_action: ActionClearer | None) -> ActionClearer | None:
+    """The step's clearer, serialised: a held request's question never overlaps an action's."""
+    if clear_action is None:
         return None
     lock = asyncio.Lock()
-    inner = ask
+    inner = clear_action
 
     async def asking(action: ActionGate) -> Cleared:
         async with lock:
@@ -86,7 +86,7 @@ class FollowUps:
     env: ActEnv
     gate: GateDecisionV1 | None
     progress: StepProgress
-    ask: ActionAsker | None
+    clear_action: ActionClearer | None
     #: The action being performed (or last performed) and the risk it was cleared for.
     action: Action | None = None
     cleared: Risk | None = None
@@ -115,13 +115,13 @@ class FollowUps:
         gate = self.gate
         if gate is not None and blocked(risk, list(gate.blocked_actions)):
             return await self._refuse(after, what, risk, f"{risk} is blocked by gate {gate.gate_id}")
-        if self.ask is None:
+        if self.clear_action is None:
             return await self._refuse(after, what, risk, "nobody can be asked here")
         question = ActionGate(
             step_gate=gate, risk=str(risk), n=self.progress.count, target=after,
             reason=f"after {after}, the page sent {what}: it {would(risk)}; the approval did not cover it",
         )  # fmt: skip
-        cleared = await self.ask(question)
+        cleared = await self.clear_action(question)
         if isinstance(cleared, Allowed):
             return None
         because = f"declined by {cleared.by}" if isinstance(cleared, Denied) else "nobody could answer now"

@@ -22,7 +22,7 @@ from executor.gates.desk import ActionGate, Allowed, Cleared, Denied, unanswered
 from executor.gates.look import look_at_action
 from executor.journal.run_journal import Noted
 from executor.models import GateDecisionV1
-from executor.tools.boundary import ActionAsker, StepPaused
+from executor.tools.boundary import ActionClearer, StepAwaitsPerson
 from receipts.models import GateRef
 
 
@@ -49,7 +49,7 @@ class ActionClearance:
     progress: StepProgress
     fsm: LoopFSM
     limits: LoopLimits
-    ask: ActionAsker | None
+    clear_action: ActionClearer | None
     safe_mode: bool
     #: The task's own origins: leaving them asks first in safe mode.
     home: frozenset[str]
@@ -106,18 +106,18 @@ class ActionClearance:
                     f"this action {would(risk)}: it {judged.does}; the step's approval does not cover it"),
         )  # fmt: skip
         cleared: Cleared | None = None
-        if self.ask is not None:
+        if self.clear_action is not None:
             name = f"{self.env.step_id}-action-{self.progress.count}"
             env = self.env
             recorded = env.recorder.recorded_shot
             shot = await look_at_action(env.driver, env.run_id, env.run_dir, name, action, recorded)
             waiting = self.progress.model_copy(update={"count": self.progress.count - 1}).as_outputs()
             question = replace(question, screenshot_path=shot, progress=waiting)
-            cleared = await self.ask(question)
+            cleared = await self.clear_action(question)
         if not isinstance(cleared, Allowed | Denied):
             pending = cleared.pending if cleared is not None else unanswered(question, self.env.step_id)
             self.progress.count -= 1  # not done: it runs (under the same gate id) after the answer
-            raise StepPaused(pending, self.progress.as_outputs())
+            raise StepAwaitsPerson(pending, self.progress.as_outputs())
         self.fsm.to(LoopState.EXECUTING)
         if isinstance(cleared, Denied):
             await self.refused(action, before, f"{risk} declined by {cleared.by}", risk)

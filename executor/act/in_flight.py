@@ -10,7 +10,7 @@ from executor.act.progress import StepProgress
 from executor.gates.desk import ActionGate, Allowed, Denied, unanswered
 from executor.journal.run_journal import Noted
 from executor.models import GateDecisionV1
-from executor.tools.boundary import ActionAsker, StepPaused
+from executor.tools.boundary import ActionClearer, StepAwaitsPerson
 
 
 def described(intent: Intent) -> str:
@@ -37,7 +37,7 @@ async def decide_repeat(
     intent: Intent,
     progress: StepProgress,
     *,
-    ask: ActionAsker | None,
+    clear_action: ActionClearer | None,
     gate: GateDecisionV1 | None,
 ) -> None:
     """An action that may have happened: the person (or the run's approval policy) says whether it
@@ -55,10 +55,10 @@ async def decide_repeat(
         "its outcome was recorded. Run it again?",
         progress=with_intent(progress, intent),
     )  # fmt: skip
-    cleared = await ask(question) if ask is not None else None
+    cleared = await clear_action(question) if clear_action is not None else None
     if not isinstance(cleared, Allowed | Denied):
         pending = cleared.pending if cleared is not None else unanswered(question, env.step_id)
-        raise StepPaused(pending, with_intent(progress, intent))
+        raise StepAwaitsPerson(pending, with_intent(progress, intent))
     if isinstance(cleared, Denied):
         declined(progress, intent, cleared.by)
         text = (f"{described(intent)} was not repeated (declined by {cleared.by}{_leg(cleared.leg)}); "

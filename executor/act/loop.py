@@ -33,7 +33,7 @@ from executor.act.perform import ActEnv, Performed, capture_before, perform
 from executor.act.progress import StepProgress
 from executor.journal.run_journal import Noted
 from executor.models import GateDecisionV1, PendingUserInput
-from executor.tools.boundary import ActionAsker, StepPaused
+from executor.tools.boundary import ActionClearer, StepAwaitsPerson
 from planner.asks import AskList
 from planner.decisions import Cognition, CognitionDecision, HistoryEntry
 
@@ -69,7 +69,7 @@ class ActLoop:
         progress: StepProgress,
         limits: LoopLimits | None = None,
         cognition: Cognition | None = None,
-        ask: ActionAsker | None = None,
+        clear_action: ActionClearer | None = None,
         safe_mode: bool = True,
         home: frozenset[str] = frozenset(),
         in_flight: Intent | None = None,
@@ -80,7 +80,8 @@ class ActLoop:
         self.progress = progress
         self.limits = limits or LoopLimits()
         self.cognition = cognition
-        self.ask = one_at_a_time(ask)  # an action's question and a held request's never overlap
+        # an action's question and a held request's never overlap
+        self.clear_action = one_at_a_time(clear_action)
         self.fsm = LoopFSM()
         self.guard = LoopGuard(self.limits)
         self._refused_keys: set[tuple[str, str]] = set()
@@ -92,13 +93,13 @@ class ActLoop:
             progress=progress,
             fsm=self.fsm,
             limits=self.limits,
-            ask=self.ask,
+            clear_action=self.clear_action,
             safe_mode=safe_mode,
             home=home,
             start_url=spec.url,
         )
         #: Judges what the page sends in answer to each action (executor/act/aftermath.py).
-        self.followups = FollowUps(env=env, gate=gate, progress=progress, ask=self.ask)
+        self.followups = FollowUps(env=env, gate=gate, progress=progress, clear_action=self.clear_action)
 
     # --- the two drivers of the loop ---------------------------------------------------------
 
@@ -108,7 +109,8 @@ class ActLoop:
             undecided = await self._take_back()
             await self._restore()
             if undecided is not None:
-                await decide_repeat(self.env, undecided, self.progress, ask=self.ask, gate=self.gate)
+                clear = self.clear_action
+                await decide_repeat(self.env, undecided, self.progress, clear_action=clear, gate=self.gate)
             if self.spec.actions is not None:
                 result = await self._run_list(self.spec.actions)
             else:
@@ -179,7 +181,7 @@ class ActLoop:
             question = decision.question or decision.rationale or "More information is needed."
             pending = PendingUserInput(kind="CLARIFICATION", message=question, question=question,
                                        step_id=self.env.step_id)  # fmt: skip
-            raise StepPaused(pending, self.progress.as_outputs())
+            raise StepAwaitsPerson(pending, self.progress.as_outputs())
         if decision.decision == "noop" or not decision.actions:
             if decision.decision == "answer":
                 self.fsm.to(LoopState.DONE)

@@ -153,7 +153,7 @@ class ActRunner:
         home = home_origins([*plan_urls(ctx.plan), spec.url or driver.url])  # the task's own sites
         loop = ActLoop(
             env, spec, gate=ctx.gate, progress=progress, limits=limits,
-            cognition=self._cognition(spec.url or driver.url, spec.asks), ask=ctx.ask,
+            cognition=self._cognition(spec.url or driver.url, spec.asks), clear_action=ctx.clear_action,
             safe_mode=ctx.runtime.safe_mode, home=home,
             in_flight=Intent.from_outputs(dict(ctx.step_outputs.get(step.step_id, {}))),
         )  # fmt: skip

@@ -67,14 +67,14 @@ class Denied:
 
 
 @dataclass(frozen=True)
-class Paused:
+class Unanswered:
     """Nobody can answer now; pending carries the checkpoint to resume from when one was taken."""
 
     decision: GateDecisionV1
     pending: PendingUserInput
 
 
-Cleared = Allowed | Denied | Paused
+Cleared = Allowed | Denied | Unanswered
 
 
 #: The run's budget and last page as they are now: what a progress save writes beside the step.
@@ -115,7 +115,7 @@ class GateDesk:
         self.facts = facts
 
     async def clear(self, scope: Scope, step: Step, action: ActionGate | None = None) -> Cleared:
-        """Allowed (run it), Denied (recorded; it never runs) or Paused (nobody can answer now)."""
+        """Allowed (run it), Denied (recorded; it never runs) or Unanswered (nobody can answer now)."""
         if scope == "action":
             if action is None:
                 raise ValueError("an action-scoped gate needs the action")
@@ -134,7 +134,7 @@ class GateDesk:
             shot = await self._picture(step)
             answer = await self._ask(step, decision, pending, target=None, screenshot_path=shot)
             if answer is None:
-                return Paused(decision, pending)
+                return Unanswered(decision, pending)
             decision, _ = self.gatekeeper.decide(step, self.approvals)
             if decision.decision is GateVerdict.DENY:
                 return Denied(decision, decision.decided_by or "user", self.leg)
@@ -169,7 +169,7 @@ class GateDesk:
             step, decision, pending, target=action.target, screenshot_path=action.screenshot_path
         )
         if answer is None:
-            return Paused(decision, unanswered(action, step.step_id))
+            return Unanswered(decision, unanswered(action, step.step_id))
         return _verdict(decision, answer)
 
     async def _ask(

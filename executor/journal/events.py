@@ -1,7 +1,9 @@
 """Typed run events and the one async interface the CLI and the UI both consume.
 
-The conductor publishes; consumers `subscribe()` and iterate until the run_finished event.
-Publishing never awaits, so a slow consumer cannot stall a run (its queue just grows).
+The journal's bus subscriber publishes (executor/journal/views.py); consumers `subscribe()` and
+iterate until the run_closed event. Publishing never awaits, so a slow consumer cannot stall a run
+(its queue just grows). An event is named as the journal entry it shows (RunOpened, StepBegun,
+GateAsked, ...): one name per change of a run's state (docs/architecture.md, "Run lifecycle").
 """
 
 from __future__ import annotations
@@ -31,8 +33,8 @@ class _Event(Contract):
     at: datetime = Field(default_factory=utc_now)
 
 
-class RunStarted(_Event):
-    kind: Literal["run_started"] = "run_started"
+class RunOpened(_Event):
+    kind: Literal["run_opened"] = "run_opened"
     trace_id: str
     plan_id: str
     exec_mode: str
@@ -40,32 +42,37 @@ class RunStarted(_Event):
     run_dir: str | None = None
 
 
-class StepStarted(_Event):
-    kind: Literal["step_started"] = "step_started"
+class StepBegun(_Event):
+    kind: Literal["step_begun"] = "step_begun"
     step_id: str
     step_type: str
     name: str = ""
 
 
-class StepFinished(_Event):
-    kind: Literal["step_finished"] = "step_finished"
+class StepRecorded(_Event):
+    """finished: the step ran; resolved: the scheduler settled it without running (skipped, blocked)."""
+
+    kind: Literal["step_recorded"] = "step_recorded"
     step_run: StepRunV1
+    phase: Literal["finished", "resolved"] = "finished"
 
 
-class ToolCallFinished(_Event):
-    kind: Literal["tool_call_finished"] = "tool_call_finished"
+class ToolCalled(_Event):
+    """One tool call ended (the engine's; no journal entry: the step's record carries its calls)."""
+
+    kind: Literal["tool_called"] = "tool_called"
     step_id: str
     call: ToolCallV1
 
 
-class GatePending(_Event):
-    kind: Literal["gate_pending"] = "gate_pending"
+class GateAsked(_Event):
+    kind: Literal["gate_asked"] = "gate_asked"
     decision: GateDecisionV1
     pending: PendingUserInput
 
 
-class GateDecided(_Event):
-    kind: Literal["gate_decided"] = "gate_decided"
+class GateAnswered(_Event):
+    kind: Literal["gate_answered"] = "gate_answered"
     decision: GateDecisionV1
     approved: bool
 
@@ -75,10 +82,10 @@ class EvidenceAdded(_Event):
     item: EvidenceItem
 
 
-class ActionPerformed(_Event):
+class ActionRecorded(_Event):
     """One browser action inside an ACT step, as recorded in the receipts (value already redacted)."""
 
-    kind: Literal["action_performed"] = "action_performed"
+    kind: Literal["action_recorded"] = "action_recorded"
     step_id: str
     seq: int
     action: dict[str, Any]
@@ -89,10 +96,10 @@ class ActionPerformed(_Event):
     dom_hash: str | None = None
 
 
-class PageRead(_Event):
+class SourceRead(_Event):
     """A research step read a page (the window's Live view follows reads as it follows actions)."""
 
-    kind: Literal["page_read"] = "page_read"
+    kind: Literal["source_read"] = "source_read"
     step_id: str
     url: str
     title: str = ""
@@ -115,24 +122,24 @@ class BudgetUpdated(_Event):
     state: BudgetStateV1
 
 
-class RunFinished(_Event):
-    kind: Literal["run_finished"] = "run_finished"
+class RunClosed(_Event):
+    kind: Literal["run_closed"] = "run_closed"
     bundle: RunBundleV1
 
 
 RunEvent = Annotated[
-    RunStarted
-    | StepStarted
-    | StepFinished
-    | ToolCallFinished
-    | GatePending
-    | GateDecided
+    RunOpened
+    | StepBegun
+    | StepRecorded
+    | ToolCalled
+    | GateAsked
+    | GateAnswered
     | EvidenceAdded
-    | ActionPerformed
-    | PageRead
+    | ActionRecorded
+    | SourceRead
     | PlanRevised
     | BudgetUpdated
-    | RunFinished,
+    | RunClosed,
     Field(discriminator="kind"),
 ]
 
@@ -161,7 +168,7 @@ class EventBus:
             queue.put_nowait(event)
 
     def subscribe(self) -> AsyncIterator[RunEvent]:
-        """Events from now on, ending after the first run_finished. Subscribe before starting the run."""
+        """Events from now on, ending after the first run_closed. Subscribe before starting the run."""
         queue: asyncio.Queue[RunEvent] = asyncio.Queue()
         self._queues.append(queue)
         return self._drain(queue)
@@ -171,7 +178,7 @@ class EventBus:
             while True:
                 event = await queue.get()
                 yield event
-                if isinstance(event, RunFinished):
+                if isinstance(event, RunClosed):
                     return
         finally:
             self._queues.remove(queue)

@@ -9,20 +9,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 
 from executor.journal import events as bus
-from executor.journal.events import (
-    ActionPerformed,
-    BudgetUpdated,
-    EventSink,
-    EvidenceAdded,
-    GateDecided,
-    GatePending,
-    NullSink,
-    PageRead,
-    RunFinished,
-    RunStarted,
-    StepFinished,
-    StepStarted,
-)
+from executor.journal.events import EventSink, NullSink
 from executor.journal.run_journal import (
     ActionIntended,
     ActionRecorded,
@@ -172,7 +159,7 @@ class BusView:
         publish = self.events.publish
         match entry:
             case RunOpened(plan=plan):
-                started = RunStarted(
+                started = bus.RunOpened(
                     run_id=run_id,
                     trace_id=plan.trace_id,
                     plan_id=plan.plan_id,
@@ -182,38 +169,38 @@ class BusView:
                 )
                 publish(started)
             case StepBegun(step=step):
-                publish(StepStarted(run_id=run_id, step_id=step.step_id, step_type=step.type_name,
-                                    name=step.name))  # fmt: skip
+                publish(bus.StepBegun(run_id=run_id, step_id=step.step_id, step_type=step.type_name,
+                                      name=step.name))  # fmt: skip
             case StepRecorded(phase="finished"):
                 for item in entry.new_evidence:
-                    publish(EvidenceAdded(run_id=run_id, item=item))
-                publish(StepFinished(run_id=run_id, step_run=entry.step_run))
-                publish(BudgetUpdated(run_id=run_id, state=entry.budget))
+                    publish(bus.EvidenceAdded(run_id=run_id, item=item))
+                publish(bus.StepRecorded(run_id=run_id, step_run=entry.step_run))
+                publish(bus.BudgetUpdated(run_id=run_id, state=entry.budget))
             case StepRecorded(phase="resolved"):
-                publish(StepFinished(run_id=run_id, step_run=entry.step_run))
+                publish(bus.StepRecorded(run_id=run_id, step_run=entry.step_run, phase="resolved"))
             case ActionRecorded():
                 publish(_performed(run_id, entry))
             case SourceRead(shown=True):  # the window's Live view follows what research reads
-                publish(PageRead(run_id=run_id, step_id=entry.step_id, url=entry.url, title=entry.title,
-                                 screenshot_path=entry.picture))  # fmt: skip
+                publish(bus.SourceRead(run_id=run_id, step_id=entry.step_id, url=entry.url, title=entry.title,
+                                       screenshot_path=entry.picture))  # fmt: skip
             case PlanRevised(plan=plan):
                 publish(bus.PlanRevised(run_id=run_id, plan=plan, version=plan.version, reason=entry.reason,
                                         replaced_step_id=entry.replaced_step_id))  # fmt: skip
             case GateAsked(decision=decision, pending=pending):
-                publish(GatePending(run_id=run_id, decision=decision, pending=pending))
+                publish(bus.GateAsked(run_id=run_id, decision=decision, pending=pending))
             case GateAnswered(asked=True, approval=Approval() as approval):
-                publish(GateDecided(run_id=run_id, decision=entry.decision, approved=approval.approved))
+                publish(bus.GateAnswered(run_id=run_id, decision=entry.decision, approved=approval.approved))
             case RunClosed(bundle=bundle):
-                publish(RunFinished(run_id=run_id, bundle=bundle))
+                publish(bus.RunClosed(run_id=run_id, bundle=bundle))
             case _:
                 pass
 
 
-def _performed(run_id: str, entry: ActionRecorded) -> ActionPerformed:
+def _performed(run_id: str, entry: ActionRecorded) -> bus.ActionRecorded:
     """The live view of an action, from its numbered record (the value already redacted)."""
     record = entry.record
     shot = record.after.shot or record.before.shot
-    return ActionPerformed(
+    return bus.ActionRecorded(
         run_id=run_id,
         step_id=entry.step_id,
         seq=record.seq,

@@ -23,7 +23,7 @@ from common.contracts import new_id, utc_now
 from common.moments import reached
 from executor.errors import BudgetExceeded
 from executor.gates.confirm import ConfirmHandler, HumanConfirmBroker
-from executor.gates.desk import Denied, GateDesk, Paused
+from executor.gates.desk import Denied, GateDesk, Unanswered
 from executor.gates.gatekeeper import ApprovalBook, Gatekeeper
 from executor.gates.look import StepPictures
 from executor.journal.events import EventSink, NullSink
@@ -45,7 +45,7 @@ from executor.models import (
 )
 from executor.run.budget import BudgetEnforcer
 from executor.run.dispatcher import StepDispatcher
-from executor.run.leg import Leg, RunState
+from executor.run.leg import RunLeg, RunState
 from executor.run.output import OutputFormatter
 from executor.run.pause import hold_point
 from executor.run.resources import STOPPED_CAPTURE_S, ResourcesFactory
@@ -55,7 +55,7 @@ from executor.store.checkpoint_refs import CheckpointStoreError
 from executor.store.checkpoint_store import CheckpointStore
 from executor.store.disk_full import disk_full
 from executor.store.disk_full import sentence as disk_sentence
-from executor.tools.boundary import StepPaused, Tool, ToolContext
+from executor.tools.boundary import StepAwaitsPerson, Tool, ToolContext
 from executor.tools.engine import ToolCallEngine
 from executor.tools.evidence import EvidenceLedger
 from executor.tools.rate_limit import RateLimitShield
@@ -177,29 +177,29 @@ class RunConductor:
                 await leg.record_resolved()
                 exceeded = leg.budget.exceeded()
                 if exceeded:
-                    return await leg.pause(RunStatus.ABORTED_BUDGET, exceeded, None)
+                    return await leg.end_resumable(RunStatus.ABORTED_BUDGET, exceeded, None)
                 step = leg.scheduler.next_ready()
                 if step is None:
-                    return leg.final()
+                    return leg.conclude()
                 await hold_point(self.confirm, leg.budget)  # Pause: hold here, browser and state kept
                 cleared = await leg.desk.clear("step", step)
-                if isinstance(cleared, Paused):
+                if isinstance(cleared, Unanswered):
                     leg.scheduler.requeue(step)
                     why = f"gate {cleared.decision.gate_id} awaits confirmation"
                     ref = cleared.pending.checkpoint_ref
-                    return leg.finish(RunStatus.NEEDS_CONFIRMATION, why, cleared.pending, ref)
+                    return leg.bundle(RunStatus.NEEDS_CONFIRMATION, why, cleared.pending, ref)
                 if isinstance(cleared, Denied):
                     return await self._blocked(leg, step, cleared.decision)
                 ended = await self._step(leg, runtime, step, cleared.decision)
                 if ended is not None:
                     return ended
         except BudgetExceeded as exc:
-            return await leg.pause(RunStatus.ABORTED_BUDGET, exc.what, None)
+            return await leg.end_resumable(RunStatus.ABORTED_BUDGET, exc.what, None)
         except BrowserLost as exc:
             state.interrupted = True
             resume = f"waypost resume {state.run_id}"
             why = f"{exc}; nothing more could be done in it (`{resume}` starts a new browser)"
-            return await leg.pause(RunStatus.FAILED, why, None)
+            return await leg.end_resumable(RunStatus.FAILED, why, None)
         except (asyncio.CancelledError, BrowserDidNotStart, ChromiumNotFound):  # resumable once fixed
             await journal.checkpoint(None)
             raise
@@ -215,7 +215,7 @@ class RunConductor:
         checkpoint: CheckpointV1 | None,
         journal: RunJournal,
         fmt: OutputFormatter,
-    ) -> Leg:
+    ) -> RunLeg:
         plan, mode = state.plan, state.exec_mode
         if checkpoint is not None:
             state.restore(checkpoint)
@@ -242,7 +242,7 @@ class RunConductor:
             budget=budget,
             events=self.events,
         )
-        return Leg(
+        return RunLeg(
             state=state,
             journal=journal,
             desk=desk,
@@ -255,7 +255,7 @@ class RunConductor:
             fmt=fmt,
         )
 
-    async def _blocked(self, leg: Leg, step: Step, decision: GateDecisionV1) -> RunBundleV1:
+    async def _blocked(self, leg: RunLeg, step: Step, decision: GateDecisionV1) -> RunBundleV1:
         """A denied step never runs: the run ends BLOCKED_POLICY with a checkpoint."""
         leg.state.step_runs[step.step_id] = StepRunV1(
             step_id=step.step_id,
@@ -273,12 +273,12 @@ class RunConductor:
             step_name=step.name or step.type_name,
             blocked_actions=decision.blocked_actions,
         )
-        return await leg.pause(
+        return await leg.end_resumable(
             RunStatus.BLOCKED_POLICY, f"gate {decision.gate_id}: {decision.reason}", pending
         )
 
     async def _step(
-        self, leg: Leg, runtime: RuntimeCtxV1, step: Step, decision: GateDecisionV1
+        self, leg: RunLeg, runtime: RuntimeCtxV1, step: Step, decision: GateDecisionV1
     ) -> RunBundleV1 | None:
         """Runs one cleared step; a bundle when the run ends here, None to go on."""
         try:
@@ -286,22 +286,24 @@ class RunConductor:
         except BrowserLost:
             leg.scheduler.requeue(step)  # unfinished: a resume runs it again in a new browser
             raise
-        except StepPaused as paused:  # an action inside the step waits for a person
+        except StepAwaitsPerson as paused:  # an action inside the step waits for a person
             leg.scheduler.requeue(step)
-            status = _PAUSE_STATUS.get(paused.pending.kind, RunStatus.NEEDS_CONFIRMATION)
-            return await leg.pause(status, f"step {step.step_id}: {paused.pending.message}", paused.pending)
+            status = _AWAITING_STATUS.get(paused.pending.kind, RunStatus.NEEDS_CONFIRMATION)
+            return await leg.end_resumable(
+                status, f"step {step.step_id}: {paused.pending.message}", paused.pending
+            )
         leg.scheduler.finish(step, step_run.status, step_run.error_code)
         if step_run.status is StepStatus.FAILED and not step.optional and self.reviser is not None:
             revised = await self.reviser.after_failure(leg.state, step, step_run, leg.budget, leg.journal)
             if isinstance(revised, PendingUserInput):
-                return await leg.pause(RunStatus.NEEDS_CLARIFICATION, revised.message, revised)
+                return await leg.end_resumable(RunStatus.NEEDS_CLARIFICATION, revised.message, revised)
             if revised is not None:  # retry (same plan) or the next plan version
                 leg.adopt(revised, safe_mode=runtime.safe_mode)
                 return None
         mode = leg.state.exec_mode
         if step_run.status is StepStatus.FAILED and not step.optional:
             if mode is ExecMode.ACTION_ONLY:
-                return await leg.pause(
+                return await leg.end_resumable(
                     RunStatus.FAILED, f"step {step.step_id} failed: {step_run.error}", None
                 )
             if mode is ExecMode.CLARIFY_OR_FALLBACK:
@@ -315,13 +317,15 @@ class RunConductor:
                     question=question,
                     step_id=step.step_id,
                 )
-                return await leg.pause(RunStatus.NEEDS_CLARIFICATION, f"step {step.step_id} failed", pending)
+                return await leg.end_resumable(
+                    RunStatus.NEEDS_CLARIFICATION, f"step {step.step_id} failed", pending
+                )
         if mode is ExecMode.RESEARCH_ONLY and leg.ledger.enough:
             leg.scheduler.skip_gathering(f"{leg.ledger.count()} evidence items reached min_evidence")
         return None
 
     async def _execute(
-        self, leg: Leg, runtime: RuntimeCtxV1, step: Step, decision: GateDecisionV1
+        self, leg: RunLeg, runtime: RuntimeCtxV1, step: Step, decision: GateDecisionV1
     ) -> StepRunV1:
         state, budget = leg.state, leg.budget
         await leg.journal.append(StepBegun(step=step))
@@ -338,7 +342,7 @@ class RunConductor:
             resources=state.resources,
             events=self.events,
             budget=budget,
-            ask=partial(leg.desk.clear, "action", step),
+            clear_action=partial(leg.desk.clear, "action", step),
             intents=JournalIntents(leg.journal, step, budget, decision),
             journal=leg.journal,
         )
@@ -346,7 +350,9 @@ class RunConductor:
             try:
                 async with budget.step_timeout():
                     step_run = await leg.dispatcher.run_step(step, ctx)
-            except StepPaused as paused:  # its progress, saved RUNNING: resume hands it back to the runner
+            except (
+                StepAwaitsPerson
+            ) as paused:  # its progress, saved RUNNING: resume hands it back to the runner
                 progress = StepRunV1(step_id=step.step_id, step_type=step.type_name,
                                      status=StepStatus.RUNNING, outputs=paused.progress,
                                      error=paused.pending.message, error_code="paused",
@@ -370,18 +376,18 @@ class RunConductor:
             return step_run
 
 
-async def _out_of_space(leg: Leg, exc: BaseException) -> RunBundleV1:
+async def _out_of_space(leg: RunLeg, exc: BaseException) -> RunBundleV1:
     """Ends the run FAILED with the disk's sentence; a checkpoint if it still fits (the store's live
     state resumes the run either way), receipts sealed INTERRUPTED if they still fit."""
     leg.state.interrupted = True
     reason = disk_sentence(exc, leg.state.run_id)
     log.warning("disk full", extra={"error": str(exc)})
     try:
-        return await leg.pause(RunStatus.FAILED, reason, None)
+        return await leg.end_resumable(RunStatus.FAILED, reason, None)
     except (OSError, CheckpointStoreError) as again:
         if not disk_full(again):
             raise
-        return leg.finish(RunStatus.FAILED, reason)
+        return leg.bundle(RunStatus.FAILED, reason)
 
 
 @contextlib.contextmanager
@@ -396,4 +402,7 @@ def _unless_disk_full(what: str) -> Iterator[None]:
         log.warning(what, extra={"error": str(exc)})
 
 
-_PAUSE_STATUS = {"CONFIRMATION": RunStatus.NEEDS_CONFIRMATION, "CLARIFICATION": RunStatus.NEEDS_CLARIFICATION}
+_AWAITING_STATUS = {
+    "CONFIRMATION": RunStatus.NEEDS_CONFIRMATION,
+    "CLARIFICATION": RunStatus.NEEDS_CLARIFICATION,
+}

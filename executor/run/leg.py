@@ -1,7 +1,7 @@
-"""One leg of a run (start or resume, up to the end or a pause): its state and its collaborators.
+"""One leg of a run (start or resume, up to its end or a checkpoint): its state and its collaborators.
 
 The conductor's loop reads top to bottom because everything a leg accumulates and every way a leg
-ends (finished, paused with a checkpoint, failed) lives here.
+ends (concluded, ended resumable with a checkpoint, failed) lives here.
 """
 
 from __future__ import annotations
@@ -80,7 +80,12 @@ class RunState:
 
 
 @dataclass(kw_only=True)
-class Leg:
+class RunLeg:
+    """A leg's collaborators and its three endings: `conclude` (no step left: the status the steps
+    earned), `end_resumable` (a checkpoint to resume from: a gate, a question, the budget) and
+    `bundle` (the RunBundleV1 every ending returns). A person's hold between steps is not an ending:
+    that is executor/run/pause.py."""
+
     state: RunState
     journal: RunJournal
     desk: GateDesk
@@ -113,7 +118,7 @@ class Leg:
         for resolved in self.scheduler.take_resolved():
             await self.record(resolved.as_step_run(), "resolved")
 
-    def finish(
+    def bundle(
         self,
         status: RunStatus,
         reason: str,
@@ -152,14 +157,16 @@ class Leg:
             checkpoint_ref=checkpoint_ref,
         )
 
-    async def pause(self, status: RunStatus, reason: str, pending: PendingUserInput | None) -> RunBundleV1:
+    async def end_resumable(
+        self, status: RunStatus, reason: str, pending: PendingUserInput | None
+    ) -> RunBundleV1:
         """Ends the leg with a checkpoint to resume from."""
         ref = await self.journal.checkpoint(pending)
         if pending is not None:
             pending = pending.model_copy(update={"checkpoint_ref": ref})
-        return self.finish(status, reason, pending=pending, checkpoint_ref=ref)
+        return self.bundle(status, reason, pending=pending, checkpoint_ref=ref)
 
-    def final(self) -> RunBundleV1:
+    def conclude(self) -> RunBundleV1:
         """No step is left: the run's status says what the steps achieved, never more."""
         runs = self.state.step_runs.values()
         succeeded = sum(1 for r in runs if r.status is StepStatus.SUCCESS)
@@ -173,17 +180,17 @@ class Leg:
         required_unmet = [r for r in unmet if r.step_id not in optional]
         if required_unmet:
             if succeeded == 0:
-                return self.finish(RunStatus.FAILED, _describe(required_unmet))
-            return self.finish(RunStatus.PARTIAL, _describe(required_unmet))
+                return self.bundle(RunStatus.FAILED, _describe(required_unmet))
+            return self.bundle(RunStatus.PARTIAL, _describe(required_unmet))
         unsure = _unknown_outcomes(list(runs))
         if unsure:
-            return self.finish(RunStatus.PARTIAL, unsure)
+            return self.bundle(RunStatus.PARTIAL, unsure)
         if self.state.plan.verify_criteria.require_citations and self.ledger.count() == 0:
-            return self.finish(RunStatus.PARTIAL, "citations are required but no evidence was gathered")
+            return self.bundle(RunStatus.PARTIAL, "citations are required but no evidence was gathered")
         unread = _unread(self.state.plan)
         if unread:  # what was asked and not understood was not done, whatever the steps found
-            return self.finish(RunStatus.PARTIAL, unread, not_done=unread)
-        return self.finish(RunStatus.SUCCESS, "all steps finished")
+            return self.bundle(RunStatus.PARTIAL, unread, not_done=unread)
+        return self.bundle(RunStatus.SUCCESS, "all steps finished")
 
 
 def _unread(plan: ExecutionPlan) -> str | None:

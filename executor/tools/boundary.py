@@ -59,8 +59,8 @@ class ToolContext:
     events: EventSink | None = None
     #: The run's budget, for runners that spend it as they go (one ui action at a time).
     budget: BudgetEnforcer | None = None
-    #: Asks for one action's own approval inside an approved step (see ActionAsker).
-    ask: ActionAsker | None = None
+    #: Clears one action inside an approved step: asks a person only when no earlier answer covers it.
+    clear_action: ActionClearer | None = None
     #: Where an act step saves its progress with each action in flight (executor/act/intent.py).
     intents: IntentLog | None = None
     #: The run journal, where a step records its actions and notes; None outside a conductor.
@@ -77,15 +77,15 @@ class Tool(Protocol):
     async def __call__(self, args: dict[str, Any], ctx: ToolContext) -> ToolOutput: ...
 
 
-class ActionAsker(Protocol):
+class ActionClearer(Protocol):
     """Clears one action inside an approved step at the run's gate desk (executor/gates/desk.py): the
     desk reuses an earlier answer for (gate, step), else checkpoints the step's `progress` and asks.
-    A Paused answer means nobody can answer now; the runner then raises StepPaused."""
+    Unanswered means nobody can answer now; the runner then raises StepAwaitsPerson."""
 
     async def __call__(self, action: ActionGate) -> Cleared: ...
 
 
-class StepPaused(ExecutorError):
+class StepAwaitsPerson(ExecutorError):
     """A runner stopped mid-step to wait for a person. The conductor saves `progress` as the step's
     outputs (status RUNNING), checkpoints with `pending` and ends the run NEEDS_CONFIRMATION (or
     NEEDS_CLARIFICATION); on resume the runner reads its progress back from ctx.step_outputs and

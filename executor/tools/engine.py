@@ -8,7 +8,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
 from executor.errors import FatalToolError, ToolError, ToolTimeoutError
-from executor.journal.events import EventSink, ToolCallFinished
+from executor.journal.events import EventSink, ToolCalled
 from executor.journal.observability import bind_log_context, log
 from executor.models import ToolCallV1
 from executor.run.budget import BudgetEnforcer
@@ -97,4 +97,4 @@ class ToolCallEngine:
 
     def _finish(self, ctx: ToolContext, record: ToolCallV1) -> None:
         ctx.tool_calls.append(record)
-        self._events.publish(ToolCallFinished(run_id=ctx.run_id, step_id=ctx.step.step_id, call=record))
+        self._events.publish(ToolCalled(run_id=ctx.run_id, step_id=ctx.step.step_id, call=record))

@@ -46,4 +46,4 @@ class Harness:
         return [step_id for tool in self.tools.values() for step_id, _ in tool.calls]
 
     def started_order(self) -> list[str]:
-        return [e.step_id for e in self.bus.history if e.kind == "step_started"]
+        return [e.step_id for e in self.bus.history if e.kind == "step_begun"]

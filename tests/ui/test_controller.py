@@ -50,8 +50,8 @@ async def test_denying_ends_blocked_policy(core: AgentCore) -> None:
 async def test_every_step_is_reported_before_run_finished(core: AgentCore) -> None:
     controller = RunController(core)
     seen: list[str] = []
-    controller.step_started.connect(lambda e: seen.append(f"start {e.step_id}"))
-    controller.step_finished.connect(lambda r: seen.append(f"end {r.step_id} {r.status}"))
+    controller.step_begun.connect(lambda e: seen.append(f"start {e.step_id}"))
+    controller.step_recorded.connect(lambda r: seen.append(f"end {r.step_id} {r.status}"))
     controller.run_finished.connect(lambda b: seen.append(f"finished {b.run_status}"))
     budgets: list[int] = []
     controller.budget_updated.connect(lambda s: budgets.append(s.tool_calls_used))
@@ -88,7 +88,7 @@ async def test_closing_at_a_gate_pauses_and_the_run_resumes(core: AgentCore) -> 
 async def test_stop_cancels_a_hanging_step_cleanly(make_core: Callable[..., AgentCore]) -> None:
     core = make_core(web_search=FakeTool("web_search", hang=True))
     controller = RunController(core)
-    started = next_emit(controller.step_started)
+    started = next_emit(controller.step_begun)
     cancelled = next_emit(controller.run_cancelled)
     controller.run_plan(make_plan("A", [{"step_id": "r1", "type": "WEB_SEARCH"}]))
     (event,) = await asyncio.wait_for(started, 10)
@@ -151,8 +151,8 @@ async def test_resume_asks_the_gate_again(core: AgentCore) -> None:
 async def test_the_gate_question_comes_after_every_earlier_event(core: AgentCore) -> None:
     controller = RunController(core)
     order: list[str] = []
-    controller.step_finished.connect(lambda r: order.append(f"end {r.step_id}"))
-    controller.gate_pending_saved.connect(lambda e: order.append("saved"))
+    controller.step_recorded.connect(lambda r: order.append(f"end {r.step_id}"))
+    controller.gate_asked.connect(lambda e: order.append("saved"))
     controller.gate_requested.connect(lambda r: order.append("asked"))
     asked = next_emit(controller.gate_requested)
     controller.run_plan(research_then_act())

@@ -9,7 +9,7 @@ import pytest
 from pytestqt.qtbot import QtBot
 
 from app.demo.server import DemoSite
-from executor.journal.events import PageRead
+from executor.journal.events import SourceRead
 from executor.run.service import AgentCore
 from tests.support.window import next_emit, open_window
 
@@ -23,15 +23,15 @@ async def test_a_research_run_shows_each_page_it_reads(
 
     (flow,) = [f for f in FLOWS if f.mode == "A"]
     async with open_window(demo_core) as window:
-        reads: list[PageRead] = []
+        reads: list[SourceRead] = []
         shown: list[tuple[bool, str, str]] = []
 
-        def seen(event: PageRead) -> None:  # what the Live view shows right after each read
+        def seen(event: SourceRead) -> None:  # what the Live view shows right after each read
             reads.append(event)
             live = window.live_view
             shown.append((live.screenshot.has_image, live.url_label.text(), live.action_label.text()))
 
-        window.controller.page_read.connect(seen)
+        window.controller.source_read.connect(seen)
         finished = next_emit(window.controller.run_finished)
         window.controller.plan_and_run(flow.task(demo_site.base_url), planner="rules")
         await asyncio.wait_for(finished, 120)
@@ -44,7 +44,7 @@ async def test_a_research_run_shows_each_page_it_reads(
         assert has_image or not event.screenshot_path
 
 
-def pictures_in_run_folder(reads: list[PageRead], core: AgentCore) -> None:
+def pictures_in_run_folder(reads: list[SourceRead], core: AgentCore) -> None:
     pictured = [Path(e.screenshot_path) for e in reads if e.screenshot_path]
     assert pictured and all(p.is_file() for p in pictured)
     assert all(p.is_relative_to(core.run_dir(reads[0].run_id)) for p in pictured)

@@ -9,7 +9,7 @@ from PySide6.QtCore import Qt, QUrl
 from PySide6.QtWidgets import QLineEdit
 from pytestqt.qtbot import QtBot
 
-from executor.journal.events import ActionPerformed
+from executor.journal.events import ActionRecorded
 from executor.models import BudgetStateV1, Citation, EvidenceItem, ExecMode, RunBundleV1, RunStatus
 from executor.store.checkpoint_store import CheckpointStore
 from executor.store.rows import RunSummary
@@ -167,8 +167,8 @@ def test_live_view_shows_action_screenshot_and_budget(qtbot: QtBot, tmp_path: Pa
     shot = tmp_path / "shot.png"
     shot.write_bytes(png_bytes())
     view.set_budget(Budget(max_time_ms=10_000, max_tool_calls=10, max_tokens=1000))
-    view.on_action_performed(
-        ActionPerformed(
+    view.on_action_recorded(
+        ActionRecorded(
             run_id="r",
             step_id="a1",
             seq=1,
@@ -201,7 +201,7 @@ def test_plan_view_shows_a_revised_plan_as_v2_and_keeps_finished_steps(qtbot: Qt
     view = PlanView()
     qtbot.addWidget(view)
     view.set_plan(first)
-    view.on_step_finished(StepRunV1(step_id="s1", step_type="WEB_SEARCH", status=StepStatus.SUCCESS))
+    view.on_step_recorded(StepRunV1(step_id="s1", step_type="WEB_SEARCH", status=StepStatus.SUCCESS))
     second = first.model_copy(update={"version": 2, "steps": [first.steps[0], first.steps[1].model_copy(
         update={"step_id": "a2"})]})  # fmt: skip
     view.on_plan_revised(

@@ -70,7 +70,7 @@ async def test_stop_during_a_slow_page_load_cancels_at_once(
 ) -> None:
     async with open_window(real_core, {"safe_mode": False, "planner": "rules"}) as window:
         asked = next_emit(window.controller.gate_requested)
-        started = next_emit(window.controller.step_started)
+        started = next_emit(window.controller.step_begun)
         cancelled = next_emit(window.controller.run_cancelled)
         task = f"Open {site.url('/slow?delay=30')} and fill the Email field with a@b.co, don't submit"
         window.controller.plan_and_run(task, planner="rules", safe_mode=False)

@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from app.demo.server import DemoSite
-from executor.journal.events import ActionPerformed
+from executor.journal.events import ActionRecorded
 from executor.models import RunStatus
 from executor.run.service import AgentCore
 from receipts.layout import RunFolder
@@ -28,8 +28,8 @@ async def test_approving_prefills_the_form_and_submits_nothing(
     demo_core: AgentCore, demo_site: DemoSite
 ) -> None:
     controller = RunController(demo_core)
-    shots: list[ActionPerformed] = []
-    controller.action_performed.connect(shots.append)
+    shots: list[ActionRecorded] = []
+    controller.action_recorded.connect(shots.append)
     asked = next_emit(controller.gate_requested)
     finished = next_emit(controller.run_finished)
     controller.plan_and_run(prefill_task(demo_site), planner="rules")

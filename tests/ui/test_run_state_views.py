@@ -8,7 +8,7 @@ from pathlib import Path
 
 from pytestqt.qtbot import QtBot
 
-from executor.journal.events import ActionPerformed
+from executor.journal.events import ActionRecorded
 from executor.models import RunStatus, StepRunV1, StepStatus
 from executor.run.service import AgentCore
 from planner.models import Budget
@@ -28,7 +28,7 @@ def hanging_plan(**budget: int) -> object:
 async def test_stop_leaves_no_step_running(qtbot: QtBot, make_core: Callable[..., AgentCore]) -> None:
     core = make_core(web_search=FakeTool("web_search", hang=True))
     async with open_window(core) as window:
-        started = next_emit(window.controller.step_started)
+        started = next_emit(window.controller.step_begun)
         cancelled = next_emit(window.controller.run_cancelled)
         window.controller.run_plan(hanging_plan(), safe_mode=True)  # type: ignore[arg-type]
         await asyncio.wait_for(started, 10)
@@ -58,12 +58,12 @@ async def test_a_new_run_starts_with_an_empty_live_view(
     async with open_window(core) as window:
         shot = tmp_path / "old.png"
         shot.write_bytes(png_bytes())
-        window.live_view.on_action_performed(  # the previous run's last page
-            ActionPerformed(run_id="run_old", step_id="a1", seq=1, action={"kind": "fill"}, status="ok",
+        window.live_view.on_action_recorded(  # the previous run's last page
+            ActionRecorded(run_id="run_old", step_id="a1", seq=1, action={"kind": "fill"}, status="ok",
                             url="http://127.0.0.1/signup", screenshot_path=str(shot))
         )  # fmt: skip
         assert window.live_view.screenshot.has_image
-        started = next_emit(window.controller.run_started)
+        started = next_emit(window.controller.run_opened)
         finished = next_emit(window.controller.run_finished)
         window.controller.run_plan(make_plan("A", [{"step_id": "r1", "type": "WEB_SEARCH"}]), safe_mode=True)
         await asyncio.wait_for(started, 10)
@@ -76,7 +76,7 @@ def test_an_act_step_counts_its_browser_actions(qtbot: QtBot) -> None:
     view = PlanView()
     qtbot.addWidget(view)
     view.set_plan(make_plan("B", [{"step_id": "a1", "type": "ACT", "name": "Prefill the form"}]))
-    view.on_step_finished(
+    view.on_step_recorded(
         StepRunV1(
             step_id="a1",
             step_type="ACT",
@@ -95,7 +95,7 @@ async def test_the_time_bar_moves_during_a_long_step(
 ) -> None:
     core = make_core(web_search=FakeTool("web_search", hang=True))
     async with open_window(core) as window:
-        started = next_emit(window.controller.step_started)
+        started = next_emit(window.controller.step_begun)
         window.controller.run_plan(hanging_plan(), safe_mode=True)  # type: ignore[arg-type]
         await asyncio.wait_for(started, 10)
         (seconds,) = await asyncio.wait_for(next_emit(window.live_view.clock_ticked), 10)

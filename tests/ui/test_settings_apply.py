@@ -31,7 +31,7 @@ async def test_save_applies_from_the_next_run_and_says_what_changed(
         window.settings_saved.connect(lambda _values: window.controller.replace_core(second))
         hanging = make_core(web_search=FakeTool("web_search", hang=True))
         window.controller.replace_core(hanging)
-        started = next_emit(window.controller.step_started)
+        started = next_emit(window.controller.step_begun)
         window.controller.run_plan(make_plan("A", [{"step_id": "r1", "type": "WEB_SEARCH"}]))
         await asyncio.wait_for(started, 10)
         window._on_settings_saved({**window.settings, "planner": "llm", "headless": False})

@@ -132,7 +132,7 @@ async def test_stop_cancels_and_history_offers_resume(
 ) -> None:
     core = make_core(web_search=FakeTool("web_search", hang=True))
     async with open_window(core) as window:
-        started = next_emit(window.controller.step_started)
+        started = next_emit(window.controller.step_begun)
         window.controller.run_plan(make_plan("A", [{"step_id": "r1", "type": "WEB_SEARCH"}]))
         await asyncio.wait_for(started, 10)
         assert window.live_view.stop_button.isEnabled()

@@ -39,7 +39,7 @@ async def _held_then_closed(make_core: Callable[..., AgentCore]) -> tuple[AgentC
     async with open_window(core) as window:
         windows.append(window)
         held = next_emit(window.controller.held)
-        started = next_emit(window.controller.run_started)
+        started = next_emit(window.controller.run_opened)
         window.controller.run_plan(plan)
         (event,) = await asyncio.wait_for(started, 10)
         await asyncio.wait_for(held, 10)

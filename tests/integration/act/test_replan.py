@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from executor.journal.events import PlanRevised, StepFinished
+from executor.journal.events import PlanRevised, StepRecorded
 from executor.models import RunStatus, RuntimeCtxV1, StepStatus
 from executor.run.revision import LLMReplanner, PlanReviser
 from planner.context import build_context
@@ -105,7 +105,7 @@ async def test_failed_first_plan_is_replanned_to_success(
         if isinstance(event, PlanRevised):
             table.revise(event.plan)
             header = revision_line(event)
-        elif isinstance(event, StepFinished):
+        elif isinstance(event, StepRecorded):
             table.set_step_run(event.step_run)
     assert "Plan v2" in header and act_step.step_id in header
     assert table.status_of(final.steps[-1].step_id) == StepStatus.SUCCESS

@@ -146,7 +146,7 @@ async def test_every_action_is_published_live_with_its_gate(loop: LoopHarness) -
             }
         )
     )
-    events = [e for e in loop.bus.history if e.kind == "action_performed"]
+    events = [e for e in loop.bus.history if e.kind == "action_recorded"]
     assert [e.action["kind"] for e in events] == ["navigate", "fill"]
     assert all(e.screenshot_path and e.step_id == "a1" for e in events)
     assert all(r.gate is not None and r.gate.gate_id == "gate_action" for r in loop.records(bundle))

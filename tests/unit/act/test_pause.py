@@ -1,14 +1,14 @@
-"""StepPaused through the conductor and AgentCore: progress kept, resume answers the action's gate."""
+"""StepAwaitsPerson through the conductor and AgentCore: progress kept, resume answers the action's gate."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from executor.gates.desk import ActionGate, Allowed, Paused
+from executor.gates.desk import ActionGate, Allowed, Unanswered
 from executor.models import PendingUserInput, RunStatus, StepStatus
 from executor.run.service import AgentCore
 from executor.store.checkpoint_store import CheckpointStore
-from executor.tools.boundary import StepPaused, ToolContext, ToolOutput
+from executor.tools.boundary import StepAwaitsPerson, ToolContext, ToolOutput
 from executor.tools.engine import ToolCallEngine
 from executor.tools.registry import RunnerRegistry
 from planner.models import ExecutionPlan, Step
@@ -26,12 +26,12 @@ class TwoHalves:
         if not progress.get("half_done"):
             self.first_half += 1
         question = ActionGate(step_gate=None, risk="submit", n=2, reason="send?", target="click Send")
-        assert ctx.ask is not None
-        cleared = await ctx.ask(question)  # gate id gate_action:submit:2
-        if isinstance(cleared, Paused):
+        assert ctx.clear_action is not None
+        cleared = await ctx.clear_action(question)  # gate id gate_action:submit:2
+        if isinstance(cleared, Unanswered):
             pending = PendingUserInput(kind="CONFIRMATION", message="send?", gate_id=cleared.decision.gate_id,
                                        step_id=step.step_id)  # fmt: skip
-            raise StepPaused(pending, {"half_done": True})
+            raise StepAwaitsPerson(pending, {"half_done": True})
         approved = isinstance(cleared, Allowed)
         self.second_half += approved
         return ToolOutput(outputs={"sent": approved})

@@ -105,12 +105,12 @@ def test_bundle_and_checkpoint_round_trip(runs: list[StepRunV1], status: str) ->
 def test_events_round_trip_through_the_union() -> None:
     from pydantic import TypeAdapter
 
-    from executor.journal.events import RunFinished, StepStarted
+    from executor.journal.events import RunClosed, StepBegun
 
     adapter: TypeAdapter[RunEvent] = TypeAdapter(RunEvent)
     bundle = RunBundleV1(trace_id="t", run_id="r", plan_id="p", exec_mode="HYBRID", run_status="SUCCESS")
     for event in (
-        StepStarted(run_id="r", step_id="s", step_type="ACT"),
-        RunFinished(run_id="r", bundle=bundle),
+        StepBegun(run_id="r", step_id="s", step_type="ACT"),
+        RunClosed(run_id="r", bundle=bundle),
     ):
         assert adapter.validate_json(adapter.dump_json(event)) == event

@@ -145,8 +145,8 @@ async def test_interactive_confirmation(harness: Harness, answer: ConfirmAnswer,
     assert request.checkpoint_ref is not None
     assert len(harness.tools["act"].calls) == (1 if answer is ConfirmAnswer.APPROVE else 0)
     kinds = [e.kind for e in harness.bus.history]
-    assert "gate_pending" in kinds
-    assert ("gate_decided" in kinds) is (answer is not ConfirmAnswer.PAUSE)
+    assert "gate_asked" in kinds
+    assert ("gate_answered" in kinds) is (answer is not ConfirmAnswer.PAUSE)
 
 
 async def test_approve_all_keeps_blocked_actions_on_the_decision(harness: Harness) -> None:
@@ -417,9 +417,9 @@ async def test_events_tell_the_whole_story(harness: Harness) -> None:
     plan = make_plan("A", [{"step_id": "r1", "type": "WEB_SEARCH"}, {"step_id": "s1", "type": "SUMMARIZE"}])
     bundle = await harness.conductor().run(plan, OPEN)
     kinds = [e.kind for e in harness.bus.history]
-    assert kinds[0] == "run_started" and kinds[-1] == "run_finished"
-    assert kinds.count("step_started") == 2 and kinds.count("step_finished") == 2
-    assert "evidence_added" in kinds and "tool_call_finished" in kinds
+    assert kinds[0] == "run_opened" and kinds[-1] == "run_closed"
+    assert kinds.count("step_begun") == 2 and kinds.count("step_recorded") == 2
+    assert "evidence_added" in kinds and "tool_called" in kinds
     assert harness.bus.history[-1].bundle == bundle  # type: ignore[union-attr]
 
 
@@ -435,7 +435,7 @@ async def test_subscriber_sees_events_until_run_finished(harness: Harness) -> No
     collector = asyncio.create_task(collect())
     await harness.conductor().run(plan, OPEN)
     kinds = await asyncio.wait_for(collector, timeout=5)
-    assert kinds[0] == "run_started" and kinds[-1] == "run_finished"
+    assert kinds[0] == "run_opened" and kinds[-1] == "run_closed"
 
 
 async def test_run_history_is_in_the_store(harness: Harness) -> None:

@@ -8,7 +8,8 @@ from pathlib import Path
 
 from browser.events import DialogEvent
 from browser.models import ActionOutcome, PageCapture, parse_action
-from executor.journal.events import ActionPerformed, EventBus, RunEvent
+from executor.journal import events as bus
+from executor.journal.events import EventBus, RunEvent
 from executor.journal.run_journal import ActionRecorded, Noted, RunJournal, RunOpened, SourceRead
 from executor.journal.run_journal import PlanRevised as Revised
 from executor.journal.views import views
@@ -57,7 +58,7 @@ async def test_an_action_is_numbered_by_the_receipts_and_shown_from_its_record(t
     await recorder.aclose()
     kinds = [r.kind for _, r in read_records(RunFolder(tmp_path / "run_j1"))]
     assert kinds == ["action", "dialog"]
-    (shown,) = [e for e in published if isinstance(e, ActionPerformed)]
+    (shown,) = [e for e in published if isinstance(e, bus.ActionRecorded)]
     assert (shown.seq, shown.url, shown.status) == (entry.record.seq, "http://x/done", "ok")
     assert shown.screenshot_path == str(tmp_path / "run_j1" / entry.record.after.shot.path)  # type: ignore[union-attr]
 
@@ -78,4 +79,4 @@ async def test_a_plan_revision_reaches_the_store_the_receipts_and_the_bus(tmp_pa
     assert notes[1] == "critic: replan" and records[-1].kind == "evidence_read"
     meta = json.loads((tmp_path / "run_j1" / "run.json").read_text())
     assert meta["plan_v2"]["version"] == 2
-    assert [e.kind for e in published[1:]] == ["plan_revised", "page_read"]
+    assert [e.kind for e in published[1:]] == ["plan_revised", "source_read"]

@@ -105,9 +105,9 @@ def check_hybrid_barrier(case: Case, harness: Harness) -> None:
     research = {s.step_id for s in case.plan.steps if not s.is_action and s.step_id not in exempt}
     finished: set[str] = set()
     for event in harness.bus.history:
-        if event.kind == "step_finished":
+        if event.kind == "step_recorded":
             finished.add(event.step_run.step_id)
-        elif event.kind == "step_started" and event.step_id not in research:
+        elif event.kind == "step_begun" and event.step_id not in research:
             step = next(s for s in case.plan.steps if s.step_id == event.step_id)
             if step.is_action:
                 assert research <= finished, f"{event.step_id} started before research {research - finished}"
