@@ -26,6 +26,7 @@ async def nothing(page: Page) -> None:
 
 async def saas_pricing(p: Page) -> None:
     await p.get_by_role("navigation", name="Main").get_by_role("link", name="Pricing").click()
+    await p.wait_for_url("**/pricing.html")
 
 
 async def shop_search(p: Page, query: str) -> None:
