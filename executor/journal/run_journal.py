@@ -47,7 +47,8 @@ class StepBegun:
 
 
 #: finished: the runner returned; resolved: the scheduler settled it without running (skipped,
-#: blocked by a dependency); progress: a paused step's partial outputs, saved RUNNING for resume.
+#: blocked by a dependency); progress: the partial outputs of a step awaiting a person, saved
+#: RUNNING for resume.
 StepPhase = Literal["finished", "resolved", "progress"]
 
 

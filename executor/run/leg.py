@@ -102,7 +102,7 @@ class RunLeg:
         self.desk.gatekeeper = Gatekeeper(plan, run_id=self.state.run_id, safe_mode=safe_mode, exec_mode=mode)
 
     async def record(self, step_run: StepRunV1, phase: StepPhase = "progress") -> None:
-        """A step run the scheduler settled (resolved) or a paused step's progress, journaled."""
+        """A step run the scheduler settled (resolved), or the progress of a step awaiting a person."""
         self.state.step_runs[step_run.step_id] = step_run
         if phase == "progress":
             self.state.outputs[step_run.step_id] = step_run.outputs
