@@ -60,6 +60,7 @@ async def _new_journal(
         endpoints=endpoints,
         per_endpoint=per,
         approve=ApprovalPolicy(args.approve) if args.approve else settings.approve,
+        isolation=args.isolation,
         junit=str(args.junit.resolve()) if args.junit else None,
     )
 
@@ -130,7 +131,7 @@ async def _batch(args: argparse.Namespace, settings: Settings, endpoints: list[s
     if stop is not None:
         stop.reporter = report_stop  # also what the watchdog prints if the runs take too long to stop
     try:
-        async with GridClient() as grid:
+        async with GridClient(spec.isolation) as grid:
             core.resources = endpoint_resources(grid, launch_options(settings), install_key())
             summary = await runner.run()
     except asyncio.CancelledError:

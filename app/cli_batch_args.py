@@ -29,6 +29,13 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     batch.add_argument(
         "--per-browser", type=int, help="runs at once on each endpoint (default: spread evenly)"
     )
+    batch.add_argument(
+        "--isolation",
+        choices=("browser", "context"),
+        default="browser",
+        help="on an endpoint, a browser of its own per run at once (default), or one browser shared by "
+        "the runs, each in its own context: faster, but a browser crash ends every run in it",
+    )
     batch.add_argument("--junit", type=Path, help="write JUnit XML here")
     batch.add_argument("--approve", choices=[p.value for p in ApprovalPolicy])
     batch.add_argument("--runs-dir", type=Path, help="where runs, receipts and batches live")

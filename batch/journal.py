@@ -17,6 +17,7 @@ import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 from pydantic import Field, ValidationError
 
@@ -45,6 +46,8 @@ class BatchSpec(Contract):
     endpoints: list[str] = Field(default_factory=list)
     per_endpoint: int = Field(ge=1)
     approve: ApprovalPolicy
+    #: Whether concurrent runs on an endpoint share a browser (browser/grid.py `GridClient`).
+    isolation: Literal["browser", "context"] = "browser"
     junit: str | None = None
     created_at: str = Field(default_factory=lambda: utc_now().isoformat())
 

@@ -10,7 +10,9 @@ Figures, not pass/fail: medians over the rounds (each round measures every confi
 server with nothing of Waypost's (no plan, guards, capture or receipts) and one screenshot, so a
 speed-up that stays short of linear can be told apart as Chromium's CPU on this machine or Waypost's
 overhead. "x bare" is Waypost's cases/min over bare's at the same number of workers (the goal is
-0.9x or more at 4 and 8; docs/architecture.md, "Batches"). "bare, a browser per worker" is the same
+0.9x or more at 4 and 8; docs/architecture.md, "Batches"). "one server" is Waypost's default
+isolation (a browser of its own per run at once); "shared browser" is `--isolation context` (one
+browser, a fresh context per run, the shape bare has). "bare, a browser per worker" is the same
 bare case with each worker on a browser of its own, as Waypost's runs on a Playwright server are
 (isolation): "x apart" over it is Waypost's own work, "x bare" adds what the isolation costs.
 Waypost and both bare arms run one after the other at each number of workers, in every round.
@@ -46,7 +48,7 @@ from batch.resources import endpoint_resources
 from batch.runner import BatchOptions, BatchRunner
 from batch.suite import SuiteCase
 from benchmarks.tree_cpu import descendants, exited, tree_cpu
-from browser.grid import GridClient
+from browser.grid import GridClient, Isolation
 from executor.gates.approval import ApprovalPolicy
 from receipts.keys import install_key
 from tests.support.playwright_server import PlaywrightServer, browser_registry
@@ -55,6 +57,8 @@ from tests.support.site import FixtureSite
 WORKERS = (1, 2, 4, 8)
 BARE = "bare Playwright, one server"
 BARE_APART = "bare, a browser per worker"
+#: `waypost batch --isolation context`: the runs on the server share one browser, a context each.
+SHARED = "one server, shared browser"
 MB = 1024 * 1024
 
 
@@ -148,7 +152,13 @@ def cpu_now(servers: list[PlaywrightServer]) -> Cpu:
 
 
 async def one_batch(
-    runs_dir: Path, site: FixtureSite, servers: list[PlaywrightServer], workers: int, cases: int, delay: float
+    runs_dir: Path,
+    site: FixtureSite,
+    servers: list[PlaywrightServer],
+    workers: int,
+    cases: int,
+    delay: float,
+    isolation: Isolation = "browser",
 ) -> tuple[float, Peak]:
     settings = load_settings(overrides={"runs_dir": runs_dir, "approve": "all", "planner": "rules"})
     core = build_core(settings)
@@ -170,7 +180,7 @@ async def one_batch(
     runner = BatchRunner(core, journal, pool, options)
     peak = Peak()
     await browsers_gone(servers)
-    async with GridClient() as grid, asyncio.TaskGroup() as group:
+    async with GridClient(isolation) as grid, asyncio.TaskGroup() as group:
         core.resources = endpoint_resources(grid, launch_options(settings), install_key())  # as the CLI's
         watcher = group.create_task(peak.watch(pool))
         began, cpu, spent = time.perf_counter(), time.process_time(), cpu_now(servers)
@@ -299,19 +309,22 @@ async def measure(args: argparse.Namespace) -> None:
                 await one_batch(Path(tmp) / "runs", site, [server], 1, 1, 0)
             baseline = rss()
             kept = GridClient.RUNS_PER_BROWSER
-            grids = {"one server": ([one], kept)}
+            grids: dict[str, tuple[list[PlaywrightServer], int, Isolation]] = {
+                "one server": ([one], kept, "browser"),
+                SHARED: ([one], kept, "context"),
+            }
             if args.two_servers:
-                grids["two servers"] = ([one, two], kept)
+                grids["two servers"] = ([one, two], kept, "browser")
             if args.browser_per_run:  # what batches did before a browser served its endpoint's next run
-                grids["one server, browser per run"] = ([one], 1)
+                grids["one server, browser per run"] = ([one], 1, "browser")
             figures = Figures()
             load = os.getloadavg()[0]
             for _ in range(args.repeat):
                 for workers in WORKERS:  # each arm beside the others at the same number of workers
-                    for name, (servers, runs_per_browser) in grids.items():
+                    for name, (servers, runs_per_browser, isolation) in grids.items():
                         GridClient.RUNS_PER_BROWSER = runs_per_browser
                         seconds, peak = await one_batch(
-                            Path(tmp) / "runs", site, servers, workers, args.cases, args.delay
+                            Path(tmp) / "runs", site, servers, workers, args.cases, args.delay, isolation
                         )
                         figures.add((name, workers), seconds, peak.spent, args.cases, peak)
                     for name, apart in ((BARE, False), (BARE_APART, True)):

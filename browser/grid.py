@@ -3,7 +3,8 @@
 `ws://` / `wss://` is Playwright's own protocol (a Playwright server, the official Docker image, a
 Selenium Grid or Moon on Kubernetes, browserless): each connection gets a browser of its own.
 `http://` / `https://` attaches over the Chrome DevTools Protocol to one running Chromium, where each
-run gets a fresh context. Either way a run gets its own context: nothing is shared between runs.
+run gets a fresh context. Either way a run gets its own context, so no cookie, storage or download
+is shared between runs; `GridClient(isolation=...)` says whether concurrent runs share a browser.
 """
 
 from __future__ import annotations
@@ -124,10 +125,7 @@ class GridDriver(PlaywrightDriver):
         except TimeoutError:
             await self.session.abandon()
         finally:
-            if clean and self._remote.is_connected():
-                self._grid.give_back(self._where, self._remote)
-            else:
-                await self._grid.retire(self._remote)
+            await self._grid.release(self._where, self._remote, clean=clean)
 
 
 async def close_quietly(browser: Browser) -> None:
@@ -137,23 +135,37 @@ async def close_quietly(browser: Browser) -> None:
             await browser.close()
 
 
+Isolation = Literal["browser", "context"]
+
+
 class GridClient:
     """One Playwright client shared by many runs (its driver is a process of about 120 MB: one per
     run would cost more than the runs), started on first use and stopped on exit.
 
-    A run never shares a browser with another run at the same time: it gets a browser of its own
-    (a connection; a Playwright server launches a browser per connection) and a fresh context in
-    it. When the run ends, the browser waits for the next run on the same endpoint, which gets a new
-    context: launching a browser per run cost more than the page work of a run (benchmarks/batch.py).
-    A browser serves at most RUNS_PER_BROWSER runs, then a fresh one is connected."""
+    Every run gets a fresh context: cookies, storage, cache, permissions and downloads are never
+    shared between runs. `isolation` says what else is kept apart:
+    - "browser" (the default): a run never shares a browser with another run at the same time; it
+      gets a browser of its own (a connection; a Playwright server launches a browser per
+      connection). A browser that crashes or hangs takes one run with it.
+    - "context": the runs on an endpoint share one browser, as Playwright's own test runner shares a
+      browser between the tests of a worker. Launching and keeping a browser per concurrent run is
+      most of what a batch asks of Chromium beyond the pages themselves (benchmarks/batch.py); the
+      price is that a browser that crashes ends every run in it (each ends FAILED, resumable).
+    Either way a browser that served RUNS_PER_BROWSER runs is replaced for the next run, and one
+    whose run ended uncleanly is never given to another run."""
 
     RUNS_PER_BROWSER = 50
 
-    def __init__(self) -> None:
+    def __init__(self, isolation: Isolation = "browser") -> None:
+        self.isolation: Isolation = isolation
         self._pw: Playwright | None = None
         self._lock = asyncio.Lock()
         self._idle: dict[str, list[Browser]] = {}
         self._served: dict[int, int] = {}  # id(browser) -> runs it has served
+        #: "context" isolation: the browser new runs on an endpoint get, and runs in each browser now.
+        self._shared: dict[str, Browser] = {}
+        self._sharing = asyncio.Lock()
+        self._users: dict[int, int] = {}
 
     async def __aenter__(self) -> GridClient:
         return self
@@ -161,16 +173,30 @@ class GridClient:
     async def __aexit__(
         self, exc_type: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
     ) -> None:
-        idle = [browser for browsers in self._idle.values() for browser in browsers]
+        kept = [browser for browsers in self._idle.values() for browser in browsers]
+        kept += self._shared.values()
         self._idle.clear()
-        await asyncio.gather(*(close_quietly(browser) for browser in idle))
+        self._shared.clear()
+        await asyncio.gather(*(close_quietly(browser) for browser in kept))
         if self._pw is not None:
             pw, self._pw = self._pw, None
             await pw.stop()
 
-    def give_back(self, where: str, browser: Browser) -> None:
-        """A browser whose run ended cleanly, ready for the next run on `where`."""
-        self._idle.setdefault(where, []).append(browser)
+    async def release(self, where: str, browser: Browser, *, clean: bool) -> None:
+        """A run on `browser` ended; `clean` when its context closed. A browser no run may get
+        again is closed once no run uses it."""
+        if self.isolation == "browser":
+            if clean and browser.is_connected():
+                self._idle.setdefault(where, []).append(browser)
+            else:
+                await self.retire(browser)
+            return
+        users = self._users[id(browser)] = self._users.get(id(browser), 1) - 1
+        if not (clean and browser.is_connected()) and self._shared.get(where) is browser:
+            del self._shared[where]  # a context left open (or a lost browser): no new run goes there
+        if users <= 0 and self._shared.get(where) is not browser:
+            self._users.pop(id(browser), None)
+            await self.retire(browser)
 
     def _take_idle(self, where: str) -> Browser | None:
         idle = self._idle.get(where, [])
@@ -192,12 +218,31 @@ class GridClient:
 
     async def _browser(self, options: LaunchOptions, where: str) -> tuple[Browser, bool]:
         """A browser for one run, and whether it served runs before."""
+        if self.isolation == "context":
+            return await self._shared_browser(options, where)
         browser = self._take_idle(where)
         if browser is not None and self._served.get(id(browser), 0) < self.RUNS_PER_BROWSER:
             return browser, True
         if browser is not None:
             await self.retire(browser)
         return await self._connect(options), False
+
+    async def _shared_browser(self, options: LaunchOptions, where: str) -> tuple[Browser, bool]:
+        """The endpoint's shared browser, connected once however many runs ask at the same time."""
+        async with self._sharing:
+            browser = self._shared.get(where)
+            spent = browser is not None and self._served.get(id(browser), 0) >= self.RUNS_PER_BROWSER
+            if browser is not None and (spent or not browser.is_connected()):
+                del self._shared[where]
+                if self._users.get(id(browser), 0) <= 0:
+                    self._users.pop(id(browser), None)
+                    await self.retire(browser)
+                browser = None
+            reused = browser is not None
+            if browser is None:
+                browser = self._shared[where] = await self._connect(options)
+            self._users[id(browser)] = self._users.get(id(browser), 0) + 1
+            return browser, reused
 
     async def retire(self, browser: Browser) -> None:
         """Closes a browser that will serve no more runs and forgets its count (an id may be reused
@@ -223,7 +268,7 @@ class GridClient:
                     browser, policy=policy, secrets=vault, downloads_dir=downloads_dir
                 )
             except BrowserError as exc:
-                await self.retire(browser)
+                await self.release(where, browser, clean=False)
                 if reused:
                     continue
                 raise BrowserLost(f"the browser at {where} went away while the run was starting") from exc

@@ -67,6 +67,30 @@ def test_eight_cases_on_two_servers_end_with_their_true_statuses(
     assert all(f"../../{r['run_id']}/report.html" in index for r in runs)
 
 
+def test_runs_sharing_a_browser_end_with_their_true_statuses_and_verified_receipts(
+    grid: list[PlaywrightServer], site: FixtureSite, waypost_home: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    cases: list[dict[str, object]] = [
+        {"name": f"read {i}", "task": read_task(site, f"/slow?delay=0.2&shared={i}")} for i in range(4)
+    ]
+    cases.append({"name": "missing page", "task": read_task(site, "/no-such-page")})
+    suite = write_suite(waypost_home, cases)
+    code, document, _ = batch(
+        capsys, str(suite), "--workers", "3", "--isolation", "context", "--browser", grid[0].endpoint
+    )
+
+    runs = document["runs"]
+    assert isinstance(runs, list)
+    assert code == 1
+    assert {r["name"]: r["run_status"] for r in runs if not r["passed"]} == {"missing page": "FAILED"}
+    runs_dir = waypost_home / "data" / "runs"
+    for run in runs:
+        report = verify(runs_dir / run["run_id"])
+        assert report.ok, (run["name"], report.as_dict())
+    kept = json.loads((runs_dir / "batches" / str(document["batch_id"]) / "batch.json").read_text())
+    assert kept["isolation"] == "context"  # a resume goes on as the batch began
+
+
 def test_a_case_awaiting_approval_pauses_and_the_others_go_on(
     grid: list[PlaywrightServer], site: FixtureSite, waypost_home: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
