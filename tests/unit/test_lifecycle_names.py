@@ -6,6 +6,8 @@ from __future__ import annotations
 import re
 import typing
 
+from pydantic import BaseModel
+
 from executor.journal import events, run_journal
 
 #: Bus events that show no journal entry of their own, each with why.
@@ -20,7 +22,7 @@ def _snake(name: str) -> str:
     return re.sub(r"(?<!^)(?=[A-Z])", "_", name).lower()
 
 
-def _bus_events() -> list[type]:
+def _bus_events() -> list[type[BaseModel]]:
     union = typing.get_args(events.RunEvent)[0]
     return list(typing.get_args(union))
 
