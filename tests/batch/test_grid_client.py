@@ -16,6 +16,13 @@ from tests.support.site import FixtureSite
 pytestmark = [pytest.mark.browser]
 
 
+async def a_run(client: GridClient, options: LaunchOptions, downloads: Path) -> GridDriver:
+    """A run's driver, as the batch's run resources ask for one."""
+    made = await client.driver(options, policy=BrowserPolicy(), vault=SecretVault(), downloads_dir=downloads)
+    assert isinstance(made, GridDriver)
+    return made
+
+
 async def test_the_next_run_gets_the_same_browser_and_a_fresh_context(
     grid: list[PlaywrightServer], site: FixtureSite, tmp_path: Path
 ) -> None:
@@ -23,11 +30,7 @@ async def test_the_next_run_gets_the_same_browser_and_a_fresh_context(
     async with GridClient() as client:
 
         async def driver() -> GridDriver:
-            made = await client.driver(
-                options, policy=BrowserPolicy(), vault=SecretVault(), downloads_dir=tmp_path
-            )
-            assert isinstance(made, GridDriver)
-            return made
+            return await a_run(client, options, tmp_path)
 
         first = await driver()
         context = first.session.context
@@ -52,11 +55,7 @@ async def test_context_isolation_shares_the_browser_never_a_context(
     async with GridClient(isolation="context") as client:
 
         async def driver() -> GridDriver:
-            made = await client.driver(
-                options, policy=BrowserPolicy(), vault=SecretVault(), downloads_dir=tmp_path
-            )
-            assert isinstance(made, GridDriver)
-            return made
+            return await a_run(client, options, tmp_path)
 
         first, second = await driver(), await driver()
         assert second.browser is first.browser  # two runs at once, one browser
@@ -105,11 +104,7 @@ async def test_context_isolation_retires_a_spent_browser_once_its_runs_end(
     async with GridClient(isolation="context") as client:
 
         async def driver() -> GridDriver:
-            made = await client.driver(
-                options, policy=BrowserPolicy(), vault=SecretVault(), downloads_dir=tmp_path
-            )
-            assert isinstance(made, GridDriver)
-            return made
+            return await a_run(client, options, tmp_path)
 
         one, two = await driver(), await driver()
         three = await driver()  # the first browser served two runs: a fresh one for the third
