@@ -50,6 +50,11 @@ async def _new_journal(
         raise SuiteError("give a SUITE file, or --resume BATCH_ID")
     if args.workers < 1 or (args.per_browser is not None and args.per_browser < 1):
         raise SuiteError("--workers and --per-browser take a number of at least 1")
+    if args.isolation == "context" and not endpoints:
+        raise SuiteError(
+            "--isolation context shares an endpoint's browser between runs: give --browser ENDPOINT "
+            "(without one, each run launches a Chromium of its own)"
+        )
     cases = read_suite(args.suite)
     await check_endpoints(endpoints)  # before the batch exists: a typo leaves nothing behind
     per = args.per_browser or math.ceil(args.workers / max(1, len(endpoints)))

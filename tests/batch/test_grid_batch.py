@@ -126,5 +126,7 @@ def test_bad_suite_or_unreachable_endpoint_is_exit_2_before_any_run(
     assert code == 2 and "browser endpoint not reachable: ws://127.0.0.1:9/" in err
     code, _, err = batch(capsys, str(suite), "--browser", "ftp://127.0.0.1:9/")
     assert code == 2 and "expected ws:// or wss://" in err
+    code, _, err = batch(capsys, str(suite), "--isolation", "context")  # no endpoint to share
+    assert code == 2 and "--isolation context shares an endpoint's browser" in err
     runs_dir = waypost_home / "data" / "runs"
     assert list(runs_dir.glob("run_*")) == [] and list(runs_dir.glob("batches/*")) == []  # nothing ran
