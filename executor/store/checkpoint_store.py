@@ -143,8 +143,8 @@ class CheckpointStore:
         """One short transaction. A write begins IMMEDIATE, taking the lock up front, so another
         process waits on busy_timeout instead of failing on a read-to-write upgrade; a read sees
         one consistent snapshot even while another process writes. It guards as `_guard` does, in
-        the same frame: a step's save is one of these, and a second context manager a step showed
-        in the executor's overhead (benchmarks/executor_overhead.py)."""
+        its own frame: every step's save opens one, and a nested context manager was a measurable
+        part of the executor's overhead per step (benchmarks/executor_overhead.py)."""
         try:
             with self._lock:
                 if durable:
