@@ -2,8 +2,10 @@
 
 Prints steps/s, per-step overhead in wall and CPU time (medians of repeats) and peak traced memory
 for several plan sizes, with the SQLite checkpoint store on a real file (every step committed) and
-in memory.
-Run: .venv/bin/python -m benchmarks.executor_overhead [--steps 10000] [--repeats 3]
+in memory. Every real run has a live secret vault, which makes every stored text pass the secrets
+redactor: `--with-vault` keeps an empty one alive (a run with no secrets), `--with-secret` one holding
+a secret (a run with a password).
+Run: .venv/bin/python -m benchmarks.executor_overhead [--steps 10000] [--repeats 3] [--with-secret]
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
+from common.secrecy import SecretVault
 from executor.models import RunStatus, RuntimeCtxV1
 from executor.run.conductor import RunConductor
 from executor.store.checkpoint_store import CheckpointStore
@@ -79,7 +82,15 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--steps", type=int, default=10_000)
     parser.add_argument("--repeats", type=int, default=3)
+    vaults = parser.add_mutually_exclusive_group()
+    vaults.add_argument("--with-vault", action="store_true", help="an empty secret vault live")
+    vaults.add_argument("--with-secret", action="store_true", help="a vault holding one secret live")
     args = parser.parse_args()
+    if args.steps < 4 or args.repeats < 1:
+        parser.error("--steps must be at least 4 and --repeats at least 1")
+    secrets = {"password": "correct-horse-42"} if args.with_secret else {}
+    vault = SecretVault(secrets) if args.with_vault or args.with_secret else None
+    print(f"secret vault: {'none' if vault is None else f'{len(secrets)} secret(s)'}")
     sizes = sorted({args.steps // 4, args.steps // 2, args.steps})
     header = ("store", "steps", "median s", "steps/s", "ms/step", "CPU ms/st", "peak MB", "KB/step")
     print(f"{header[0]:<8}" + "".join(f"{h:>10}" for h in header[1:]))
@@ -91,6 +102,7 @@ def main() -> None:
                 f"{label:<8}{n:>10}{median:>10.3f}{n / median:>10.0f}{median / n * 1000:>10.3f}"
                 f"{cpu / n * 1000:>10.3f}{peak_mb:>10.1f}{peak_mb * 1000 / n:>10.2f}"
             )
+    del vault  # alive until here: its redactor is what every stored text passes
 
 
 if __name__ == "__main__":

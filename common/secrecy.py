@@ -148,6 +148,11 @@ class SecretRedactor:
         if live:
             _LIVE.add(self)
 
+    @property
+    def pattern(self) -> re.Pattern[str] | None:
+        """Every form of every value, longest first; None while there is no value."""
+        return self._pattern
+
     def __repr__(self) -> str:  # never print the values
         return f"SecretRedactor(values={len(self._values)})"
 
@@ -158,6 +163,8 @@ class SecretRedactor:
         spread = set().union(*(spread_forms(v) for v in self._values))
         forms = sorted(set().union(spread, *(secret_forms(v) for v in self._values)), key=len, reverse=True)
         self._pattern = re.compile("|".join(_alternative(f, f in spread) for f in forms))
+        if self in _LIVE:
+            _LIVE.refresh()
 
     def text(self, value: str) -> str:
         return value if self._pattern is None else self._pattern.sub(REDACTED, value)
@@ -180,32 +187,72 @@ class SecretRedactor:
         return data
 
 
-#: The redactors of the vaults (and secret scopes) alive in this process; weak, so a finished run's
-#: values are forgotten with its vault.
-_LIVE: weakref.WeakSet[SecretRedactor] = weakref.WeakSet()
+class _LiveRedactors:
+    """The redactors of the vaults (and secret scopes) alive in this process, which `scrub` applies.
+
+    Weak, so a finished run's values are forgotten with its vault. Their patterns are kept in a
+    tuple, refreshed when a redactor joins, learns a value or goes: `scrub` runs for every text
+    parameter of every stored row, and iterating a WeakSet there cost more than the rest of a
+    store's parameter check, and as much with an empty vault (a run without secrets) as with none.
+    """
+
+    def __init__(self) -> None:
+        self._refs: dict[weakref.ref[SecretRedactor], None] = {}
+        #: One per live redactor that holds a value, in the order they joined.
+        self.patterns: tuple[re.Pattern[str], ...] = ()
+
+    def add(self, redactor: SecretRedactor) -> None:
+        self._refs[weakref.ref(redactor, self._gone)] = None
+        self.refresh()
+
+    def discard(self, redactor: SecretRedactor) -> None:
+        if redactor in self:
+            del self._refs[weakref.ref(redactor)]
+            self.refresh()
+
+    def __contains__(self, redactor: SecretRedactor) -> bool:
+        return weakref.ref(redactor) in self._refs
+
+    def _gone(self, ref: weakref.ref[SecretRedactor]) -> None:
+        self._refs.pop(ref, None)
+        self.refresh()
+
+    def refresh(self) -> None:
+        redactors = [ref() for ref in list(self._refs)]
+        self.patterns = tuple(r.pattern for r in redactors if r is not None and r.pattern is not None)
+
+
+_LIVE = _LiveRedactors()
+
+
+def secrets_live() -> bool:
+    """Some live vault holds a value, so `scrub` may change a text (else every scrub is a no-op)."""
+    return bool(_LIVE.patterns)
 
 
 def scrub(text: str) -> str:
     """`text` with every form of every live secret replaced: what every output path calls."""
-    if not _LIVE:  # iterating a WeakSet costs more than a store's whole parameter check
-        return text
-    for redactor in list(_LIVE):
-        text = redactor.text(text)
+    for pattern in _LIVE.patterns:  # none when no live vault holds a value
+        text = pattern.sub(REDACTED, text)
     return text
 
 
 def scrub_data(data: Any) -> Any:
     """Every string inside JSON-like data, scrubbed (dict keys stay as they are)."""
-    if not _LIVE:
+    if not _LIVE.patterns:
         return data
-    for redactor in list(_LIVE):
-        data = redactor.data(data)
+    if isinstance(data, str):
+        return scrub(data)
+    if isinstance(data, list | tuple):
+        return [scrub_data(item) for item in data]
+    if isinstance(data, dict):
+        return {key: scrub_data(value) for key, value in data.items()}
     return data
 
 
 def scrub_bytes(data: bytes) -> bytes:
     """UTF-8 bytes scrubbed; other bytes (an image) are returned as they are."""
-    if not _LIVE:
+    if not _LIVE.patterns:
         return data
     try:
         text = data.decode("utf-8")

@@ -133,23 +133,31 @@ class CheckpointStore:
             with self._lock:
                 yield
         except sqlite3.Error as exc:
-            raise CheckpointStoreError(f"checkpoint store {self.path} failed: {exc}") from exc
+            raise self._failed(exc) from exc
+
+    def _failed(self, exc: sqlite3.Error) -> CheckpointStoreError:
+        return CheckpointStoreError(f"checkpoint store {self.path} failed: {exc}")
 
     @contextmanager
     def _tx(self, *, durable: bool = False, read: bool = False) -> Iterator[sqlite3.Connection]:
         """One short transaction. A write begins IMMEDIATE, taking the lock up front, so another
         process waits on busy_timeout instead of failing on a read-to-write upgrade; a read sees
-        one consistent snapshot even while another process writes."""
-        with self._guard():
-            if durable:
-                self._conn.execute("PRAGMA synchronous = FULL")
-            try:
-                with self._conn:  # commits on success, rolls back on any exception
-                    self._conn.execute("BEGIN DEFERRED" if read else "BEGIN IMMEDIATE")
-                    yield self._conn
-            finally:
+        one consistent snapshot even while another process writes. It guards as `_guard` does, in
+        its own frame: every step's save opens one, and a nested context manager was a measurable
+        part of the executor's overhead per step (benchmarks/executor_overhead.py)."""
+        try:
+            with self._lock:
                 if durable:
-                    self._conn.execute("PRAGMA synchronous = NORMAL")
+                    self._conn.execute("PRAGMA synchronous = FULL")
+                try:
+                    with self._conn:  # commits on success, rolls back on any exception
+                        self._conn.execute("BEGIN DEFERRED" if read else "BEGIN IMMEDIATE")
+                        yield self._conn
+                finally:
+                    if durable:
+                        self._conn.execute("PRAGMA synchronous = NORMAL")
+        except sqlite3.Error as exc:
+            raise self._failed(exc) from exc
 
     def _unknown(self, what: str) -> UnknownCheckpoint:
         return UnknownCheckpoint(f"no run or checkpoint {what!r} in checkpoint store {self.path}")

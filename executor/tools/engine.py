@@ -68,9 +68,11 @@ class ToolCallEngine:
                 started = time.perf_counter()
                 try:
                     # Model calls inside the tool: the step's meter charges them, and they end in time
-                    # for the tool's rule path to answer before the tool's own timeout.
-                    with metered() as meter, model_time.limited(model_time.within(tool_part(timeout))):
-                        async with asyncio.timeout(timeout):
+                    # for the tool's rule path to answer before the tool's own timeout. The timeout
+                    # is entered first: its timer keeps a copy of the context until the event loop
+                    # next runs, and a copy taken here holds no meter or allowance of this call.
+                    async with asyncio.timeout(timeout):
+                        with metered() as meter, model_time.limited(model_time.within(tool_part(timeout))):
                             output = await tool(args, ctx)
                 except TimeoutError:
                     error: ToolError = ToolTimeoutError(f"{tool_key} timed out after {timeout:g}s")

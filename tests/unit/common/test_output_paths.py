@@ -156,6 +156,21 @@ def test_scrub_forgets_a_finished_runs_vault_and_a_closed_scope() -> None:
     assert scrub(SECRET) == SECRET
 
 
+def test_scrub_applies_every_live_vault_and_a_value_learnt_later() -> None:
+    """scrub keeps the live redactors' patterns (common/secrecy.py): a second vault, and a value a
+    vault learns after it went live (a typed value the recorder hides), count at once; an empty
+    vault changes nothing, and a vault that goes takes only its own values."""
+    empty = SecretVault()
+    assert scrub(SECRET) == SECRET
+    first = SecretVault({"pw": SECRET})
+    empty.redactor.add("typed-hunter-22")
+    assert scrub(f"{SECRET} typed-hunter-22") == "[REDACTED] [REDACTED]"
+    del first
+    assert scrub(f"{SECRET} typed-hunter-22") == f"{SECRET} [REDACTED]"
+    del empty
+    assert scrub("typed-hunter-22") == "typed-hunter-22"
+
+
 def test_the_receipts_redactor_shares_the_vaults_values() -> None:
     """A typed sensitive value the recorder hides is then scrubbed everywhere else too."""
     vault = SecretVault({"pw": SECRET})
