@@ -286,11 +286,11 @@ class RunConductor:
         except BrowserLost:
             leg.scheduler.requeue(step)  # unfinished: a resume runs it again in a new browser
             raise
-        except StepAwaitsPerson as paused:  # an action inside the step waits for a person
+        except StepAwaitsPerson as waiting:  # an action inside the step waits for a person
             leg.scheduler.requeue(step)
-            status = _AWAITING_STATUS.get(paused.pending.kind, RunStatus.NEEDS_CONFIRMATION)
+            status = _AWAITING_STATUS.get(waiting.pending.kind, RunStatus.NEEDS_CONFIRMATION)
             return await leg.end_resumable(
-                status, f"step {step.step_id}: {paused.pending.message}", paused.pending
+                status, f"step {step.step_id}: {waiting.pending.message}", waiting.pending
             )
         leg.scheduler.finish(step, step_run.status, step_run.error_code)
         if step_run.status is StepStatus.FAILED and not step.optional and self.reviser is not None:
@@ -352,10 +352,10 @@ class RunConductor:
                     step_run = await leg.dispatcher.run_step(step, ctx)
             except (
                 StepAwaitsPerson
-            ) as paused:  # its progress, saved RUNNING: resume hands it back to the runner
+            ) as waiting:  # its progress, saved RUNNING: resume hands it back to the runner
                 progress = StepRunV1(step_id=step.step_id, step_type=step.type_name,
-                                     status=StepStatus.RUNNING, outputs=paused.progress,
-                                     error=paused.pending.message, error_code="paused",
+                                     status=StepStatus.RUNNING, outputs=waiting.progress,
+                                     error=waiting.pending.message, error_code="paused",
                                      gate=decision)  # fmt: skip
                 await leg.record(progress)
                 raise
