@@ -4,7 +4,8 @@ Prints steps/s, per-step overhead in wall and CPU time (medians of repeats) and 
 for several plan sizes, with the SQLite checkpoint store on a real file (every step committed) and
 in memory. Every real run has a live secret vault, which makes every stored text pass the secrets
 redactor: `--with-vault` keeps an empty one alive (a run with no secrets), `--with-secret` one holding
-a secret (a run with a password).
+a secret (a run with a password). The process's loaded code is frozen out of the garbage
+collector's sight first, as the app does when it builds its core (`--unfrozen`: not).
 Run: .venv/bin/python -m benchmarks.executor_overhead [--steps 10000] [--repeats 3] [--with-secret]
 """
 
@@ -19,6 +20,7 @@ import tracemalloc
 from pathlib import Path
 from typing import Any
 
+from app.wiring import freeze_loaded_code
 from common.secrecy import SecretVault
 from executor.models import RunStatus, RuntimeCtxV1
 from executor.run.conductor import RunConductor
@@ -85,9 +87,13 @@ def main() -> None:
     vaults = parser.add_mutually_exclusive_group()
     vaults.add_argument("--with-vault", action="store_true", help="an empty secret vault live")
     vaults.add_argument("--with-secret", action="store_true", help="a vault holding one secret live")
+    parser.add_argument("--unfrozen", action="store_true", help="skip app/wiring.py's gc.freeze()")
     args = parser.parse_args()
     if args.steps < 4 or args.repeats < 1:
         parser.error("--steps must be at least 4 and --repeats at least 1")
+    if not args.unfrozen:
+        freeze_loaded_code()  # as the app does once it has built its core
+    print(f"loaded code frozen out of the collector's sight: {'no' if args.unfrozen else 'yes'}")
     secrets = {"password": "correct-horse-42"} if args.with_secret else {}
     vault = SecretVault(secrets) if args.with_vault or args.with_secret else None
     print(f"secret vault: {'none' if vault is None else f'{len(secrets)} secret(s)'}")

@@ -10,12 +10,13 @@ only way a scope reaches a budget.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from contextvars import ContextVar
 from typing import Any
 
 from pydantic import BaseModel, Field
+
+from common.scoped import Scoped
 
 #: Rough characters per token for text the server did not count (English-ish prose and JSON).
 CHARS_PER_TOKEN = 4
@@ -67,15 +68,10 @@ class TokenMeter:
 _open: ContextVar[tuple[TokenMeter, ...]] = ContextVar("waypost_token_meters", default=())
 
 
-@contextmanager
-def metered(on_charge: ChargeHook | None = None) -> Iterator[TokenMeter]:
+def metered(on_charge: ChargeHook | None = None) -> Scoped[tuple[TokenMeter, ...], TokenMeter]:
     """Opens a scope: calls made inside it (in this task or tasks it starts) are charged to it."""
     meter = TokenMeter(on_charge)
-    token = _open.set((*_open.get(), meter))
-    try:
-        yield meter
-    finally:
-        _open.reset(token)
+    return Scoped(_open, (*_open.get(), meter), meter)
 
 
 def report(tokens_in: int, tokens_out: int, *, estimated: bool = False, ms: float = 0.0) -> None:

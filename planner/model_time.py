@@ -10,23 +10,19 @@ This keeps the planner free of executor imports, like `metering.metered`.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from contextvars import ContextVar
+
+from common.scoped import Scoped
 
 SecondsLeft = Callable[[], float]
 
 _open: ContextVar[tuple[SecondsLeft, ...]] = ContextVar("waypost_model_time", default=())
 
 
-@contextmanager
-def limited(seconds_left: SecondsLeft) -> Iterator[None]:
+def limited(seconds_left: SecondsLeft) -> Scoped[tuple[SecondsLeft, ...], None]:
     """Model calls made inside (in this task or tasks it starts) end before `seconds_left()` is 0."""
-    token = _open.set((*_open.get(), seconds_left))
-    try:
-        yield
-    finally:
-        _open.reset(token)
+    return Scoped(_open, (*_open.get(), seconds_left), None)
 
 
 def within(seconds: float) -> SecondsLeft:

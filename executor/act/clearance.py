@@ -8,6 +8,7 @@ navigated: report a landing riskier than judged, and in safe mode stop the step.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from functools import partial
 from typing import Any
 
 from browser.driver import FactsAware
@@ -111,7 +112,7 @@ class ActionClearance:
             env = self.env
             recorded = env.recorder.recorded_shot
             shot = await look_at_action(env.driver, env.run_id, env.run_dir, name, action, recorded)
-            waiting = self.progress.model_copy(update={"count": self.progress.count - 1}).as_outputs()
+            waiting = partial(self.progress.as_outputs, count=self.progress.count - 1)
             question = replace(question, screenshot_path=shot, progress=waiting)
             cleared = await self.clear_action(question)
         if not isinstance(cleared, Allowed | Denied):

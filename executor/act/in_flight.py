@@ -3,6 +3,8 @@ the question put to the person when it may already have happened."""
 
 from __future__ import annotations
 
+from functools import partial
+
 from executor.act.intent import Intent, with_intent
 from executor.act.outcomes import what
 from executor.act.perform import ActEnv
@@ -53,7 +55,7 @@ async def decide_repeat(
         step_gate=gate, risk="repeat", n=intent.n, attempt=intent.attempt, target=what(intent.action),
         reason=f"this {kind} may already have happened: the run stopped after it was sent and before "
         "its outcome was recorded. Run it again?",
-        progress=with_intent(progress, intent),
+        progress=partial(with_intent, progress, intent),
     )  # fmt: skip
     cleared = await clear_action(question) if clear_action is not None else None
     if not isinstance(cleared, Allowed | Denied):

@@ -50,5 +50,10 @@ class StepProgress(BaseModel):
         data = (outputs or {}).get(PROGRESS_KEY)
         return cls.model_validate(data) if isinstance(data, dict) else cls()
 
-    def as_outputs(self) -> dict[str, Any]:
-        return {PROGRESS_KEY: self.model_dump(mode="json")}
+    def as_outputs(self, *, count: int | None = None) -> dict[str, Any]:
+        """The step's outputs holding this progress; `count` in place of its own (an action that
+        waits for an answer is not counted yet)."""
+        data = self.model_dump(mode="json")
+        if count is not None:
+            data["count"] = count
+        return {PROGRESS_KEY: data}

@@ -48,8 +48,10 @@ class ActionGate:
     attempt: int = 1
     target: str | None = None
     screenshot_path: str | None = None
-    #: What the step has done so far: saved (RUNNING) with a checkpoint before a person is asked.
-    progress: dict[str, Any] | None = None
+    #: What the step has done so far, as its outputs: saved (RUNNING) with a checkpoint before a
+    #: person is asked. A function, called only then: the outputs hold the step's whole history,
+    #: and writing them out for every approved action would cost a long step O(actions) each.
+    progress: Callable[[], dict[str, Any]] | None = None
 
 
 @dataclass(frozen=True)
@@ -163,7 +165,7 @@ class GateDesk:
         broker = self.broker
         if action.progress is not None and broker.asks_a_person:
             # a person may take a while, or never come: save what the step did and checkpoint first
-            ref = await self._save_progress(step, decision, pending, action.progress)
+            ref = await self._save_progress(step, decision, pending, action.progress())
             pending = pending.model_copy(update={"checkpoint_ref": ref})
         answer = await self._ask(
             step, decision, pending, target=action.target, screenshot_path=action.screenshot_path

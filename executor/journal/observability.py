@@ -10,11 +10,10 @@ import contextvars
 import json
 import logging
 import os
-from collections.abc import Iterator
-from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
 
+from common.scoped import Scoped
 from common.secrecy import scrub
 
 _FIELDS = ("trace_id", "run_id", "step_id", "tool_call_id")
@@ -29,15 +28,11 @@ log = logging.getLogger("waypost")
 _STANDARD_ATTRS = frozenset(logging.LogRecord("", 0, "", 0, "", None, None).__dict__) | {"message", "asctime"}
 
 
-@contextmanager
-def bind_log_context(**ids: str | None) -> Iterator[None]:
+def bind_log_context(**ids: str | None) -> Scoped[dict[str, str], None]:
+    """`with bind_log_context(step_id=...):` the ids given join those bound outside the block."""
     merged = dict(_context.get())
     merged.update({k: v for k, v in ids.items() if v is not None})
-    token = _context.set(merged)
-    try:
-        yield
-    finally:
-        _context.reset(token)
+    return Scoped(_context, merged, None)
 
 
 class JsonFormatter(logging.Formatter):

@@ -5,7 +5,8 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import time
-from collections.abc import AsyncIterator, Callable, Iterator
+from collections.abc import Callable, Iterator
+from types import TracebackType
 
 from executor.errors import BudgetExceeded
 from executor.models import BudgetStateV1
@@ -109,15 +110,9 @@ class BudgetEnforcer:
         budget (the browser's wall) move by as much."""
         self._after_wait.append(listener)
 
-    @contextlib.asynccontextmanager
-    async def step_timeout(self) -> AsyncIterator[None]:
+    def step_timeout(self) -> _StepDeadline:
         """asyncio.timeout for one step: the remaining agent time, extended by any person's wait."""
-        async with asyncio.timeout(self.remaining_s()) as deadline:
-            self._deadline = deadline
-            try:
-                yield
-            finally:
-                self._deadline = None
+        return _StepDeadline(self)
 
     def remaining_s(self) -> float:
         return max(0.0, (self.budget.max_time_ms - self.elapsed_ms()) / 1000)
@@ -166,3 +161,24 @@ class BudgetEnforcer:
             exceeded=self.exceeded(),
             model_usage=self.model_usage,
         )
+
+
+class _StepDeadline:
+    """`async with budget.step_timeout():` the step's asyncio.Timeout, held by the budget while the
+    step runs so a person's wait can move it. A class: one is entered per step."""
+
+    __slots__ = ("_budget", "_timeout")
+
+    def __init__(self, budget: BudgetEnforcer) -> None:
+        self._budget = budget
+        self._timeout = asyncio.timeout(budget.remaining_s())
+
+    async def __aenter__(self) -> None:
+        await self._timeout.__aenter__()
+        self._budget._deadline = self._timeout
+
+    async def __aexit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None
+    ) -> None:
+        self._budget._deadline = None
+        await self._timeout.__aexit__(kind, exc, tb)  # raises TimeoutError when the time ran out
