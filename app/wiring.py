@@ -116,7 +116,7 @@ def build_core(settings: Settings, *, tools: Mapping[str, Tool] | None = None) -
 def freeze_loaded_code() -> None:
     """Moves what the process holds now (the modules, classes and schemas a core is built from) out
     of the garbage collector's sight. They live as long as the process, and every full collection
-    would walk them again: about 15 µs of each step's cost (docs/architecture.md, "Per-step cost")."""
+    would walk them again: 15 to 40 µs of each step's cost (docs/architecture.md, "Per-step cost")."""
     gc.freeze()
 
 
