@@ -87,11 +87,12 @@ def build_core(settings: Settings, *, tools: Mapping[str, Tool] | None = None) -
     from planner.llm import LLMClient
     from receipts.keys import install_key
 
+    freeze_loaded_code()  # before the core's own state (its store) exists: that must stay collectable
     runs_dir = Path(settings.runs_dir).expanduser()
     runs_dir.mkdir(parents=True, exist_ok=True)
     llm_config = llm_settings(settings)
     llm = LLMClient(llm_config) if llm_config is not None else None  # one client: TLS setup costs ~45 ms
-    core = AgentCore(
+    return AgentCore(
         store=_run_store(runs_dir),
         tools=dict(tools) if tools is not None else default_tools(settings, llm),
         runs_dir=runs_dir,
@@ -108,15 +109,16 @@ def build_core(settings: Settings, *, tools: Mapping[str, Tool] | None = None) -
         launch_options=launch_options(settings),
         signer=install_key(),
     )
-    freeze_loaded_code()
-    return core
 
 
 @functools.cache  # once per process
 def freeze_loaded_code() -> None:
     """Moves what the process holds now (the modules, classes and schemas a core is built from) out
     of the garbage collector's sight. They live as long as the process, and every full collection
-    would walk them again: 15 to 40 µs of each step's cost (docs/architecture.md, "Per-step cost")."""
+    would walk them again: 15 to 40 µs of each step's cost (docs/architecture.md, "Per-step cost").
+    Frozen objects are never collected, even once unreachable: so it runs before the core opens its
+    store, whose connection must be closed when the core goes (a store left open at exit leaves its
+    write-ahead log behind)."""
     gc.freeze()
 
 
